@@ -1,0 +1,68 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "floorscan",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Scan", targets: ["Scan"]),
+        .executable(name: "switchd", targets: ["switchd"]),
+        .executable(name: "scannerd", targets: ["scannerd"]),
+        .executable(name: "floorscan-bench", targets: ["floorscan-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
+        .target(name: "Scan"),
+
+        .executableTarget(
+            name: "switchd",
+            dependencies: [
+                "Scan",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "scannerd",
+            dependencies: [
+                "Scan",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Starts real switchd/scannerd processes on loopback; shared by the end-to-end tests and the benchmark.
+        .target(name: "Harness", dependencies: ["Scan"]),
+        .executableTarget(
+            name: "floorscan-bench",
+            dependencies: [
+                "Scan", "Harness",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ScanTests", dependencies: ["Scan"]),
+        .testTarget(
+            name: "SwitchdTests",
+            dependencies: [
+                "switchd", "Scan",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

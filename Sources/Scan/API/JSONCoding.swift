@@ -1,0 +1,40 @@
+import Foundation
+
+/// The v1 API's JSON conventions, shared by switchd, scannerd and tests: dates are RFC 3339 in UTC
+/// with milliseconds (`2026-11-22T06:50:00.123Z`); a date without fractional seconds is accepted.
+public enum JSONCoding {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatDate(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parseDate(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "must be an RFC 3339 date like 2026-11-22T06:50:00.123Z, got \"\(text.prefix(40))\"")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
+
+    public static func formatDate(_ date: Date) -> String {
+        date.formatted(withFraction)
+    }
+
+    public static func parseDate(_ text: String) -> Date? {
+        if let date = try? withFraction.parse(text) { return date }
+        return try? withoutFraction.parse(text)
+    }
+}

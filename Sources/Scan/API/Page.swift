@@ -1,0 +1,45 @@
+import Foundation
+
+/// One page of a listing, and the cursor for the next (absent on the last page).
+public struct Page<Item: Codable & Sendable>: Codable, Sendable {
+    public var items: [Item]
+    public var nextCursor: String?
+
+    public init(items: [Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// An opaque position in a feed ordered by sequence number. Clients pass it back unchanged; its
+/// text is base64url and may change between releases.
+public struct FeedCursor: Hashable, Sendable {
+    /// The sequence number of the last item already seen.
+    public let afterSequence: Int64
+
+    public init(afterSequence: Int64) {
+        self.afterSequence = afterSequence
+    }
+
+    private static let prefix = "v1:"
+
+    public var token: String {
+        Data((Self.prefix + String(afterSequence)).utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Reads a token made by ``token``. Throws for anything else.
+    public init(token: String) throws(FieldError) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard token.count <= 64,
+              let data = Data(base64Encoded: base64),
+              let text = String(data: data, encoding: .utf8),
+              text.hasPrefix(Self.prefix),
+              let sequence = Int64(text.dropFirst(Self.prefix.count)), sequence >= 0 else {
+            throw FieldError("is not a cursor this server gave out")
+        }
+        afterSequence = sequence
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A floor of a building; rooms and locations hang below it.
+public struct Floor: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var building: String
+    public var name: String
+    /// Storey number (0 ground, negative below), for ordering and routes between floors.
+    public var level: Int
+
+    public init(id: Int64, building: String, name: String, level: Int) {
+        self.id = id
+        self.building = building
+        self.name = name
+        self.level = level
+    }
+}
+
+public struct NewFloor: Codable, Hashable, Sendable {
+    public var building: String?
+    public var name: String
+    public var level: Int?
+
+    public init(building: String? = nil, name: String, level: Int? = nil) {
+        self.building = building
+        self.name = name
+        self.level = level
+    }
+
+    public func validate() throws(ValidationError) {
+        try validateName(name, field: "name")
+        if let building { try validateName(building, field: "building") }
+    }
+}
+
+public struct Room: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var floorID: Int64
+    public var name: String
+
+    public init(id: Int64, floorID: Int64, name: String) {
+        self.id = id
+        self.floorID = floorID
+        self.name = name
+    }
+}
+
+public struct NewRoom: Codable, Hashable, Sendable {
+    public var floorID: Int64
+    public var name: String
+
+    public init(floorID: Int64, name: String) {
+        self.floorID = floorID
+        self.name = name
+    }
+
+    public func validate() throws(ValidationError) {
+        try validateName(name, field: "name")
+    }
+}
+
+/// A surveyed spot: x, y in metres on its floor's plan.
+public struct Location: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var roomID: Int64
+    public var floorID: Int64
+    public var name: String
+    public var x: Double
+    public var y: Double
+
+    public init(id: Int64, roomID: Int64, floorID: Int64, name: String, x: Double, y: Double) {
+        self.id = id
+        self.roomID = roomID
+        self.floorID = floorID
+        self.name = name
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct NewLocation: Codable, Hashable, Sendable {
+    public var roomID: Int64
+    public var name: String?
+    public var x: Double
+    public var y: Double
+
+    public init(roomID: Int64, name: String? = nil, x: Double, y: Double) {
+        self.roomID = roomID
+        self.name = name
+        self.x = x
+        self.y = y
+    }
+
+    public static let coordinateLimit = 100_000.0
+
+    public func validate() throws(ValidationError) {
+        if let name { try validateName(name, field: "name") }
+        for (field, value) in [("x", x), ("y", y)] where !(value.isFinite && abs(value) <= Self.coordinateLimit) {
+            throw ValidationError(field: field, reason: "must be a finite number of metres within ±\(Int(Self.coordinateLimit)), got \(value)")
+        }
+    }
+}
+
+/// A scanner known to switchd.
+public struct Scanner: Codable, Hashable, Sendable {
+    public var id: ScannerID
+    public var name: String
+
+    public init(id: ScannerID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+public struct NewScanner: Codable, Hashable, Sendable {
+    public var id: ScannerID
+    public var name: String?
+
+    public init(id: ScannerID, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// What `POST /v1/rooms/{id}/clear` removed.
+public struct ClearedRoom: Codable, Hashable, Sendable {
+    public var roomID: Int64
+    public var measurementsDeleted: Int
+
+    public init(roomID: Int64, measurementsDeleted: Int) {
+        self.roomID = roomID
+        self.measurementsDeleted = measurementsDeleted
+    }
+}
+
+public let maxNameLength = 200
+
+func validateName(_ name: String, field: String) throws(ValidationError) {
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else {
+        throw ValidationError(field: field, reason: "must not be empty")
+    }
+    guard name.count <= maxNameLength else {
+        throw ValidationError(field: field, reason: "must be at most \(maxNameLength) characters, got \(name.count)")
+    }
+}

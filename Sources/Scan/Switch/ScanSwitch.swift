@@ -1,0 +1,55 @@
+import Foundation
+
+/// One scanner's scan switch: whether it scans, what for, and where.
+///
+/// Every change makes a new `revision` (1, 2, 3, …). Scanners wait on the revision to learn of a
+/// change, and tag their uploads with the revision they scanned under, so switchd knows which
+/// location a reading belongs to even when the upload arrives after the switch has moved on.
+public struct ScanSwitch: Codable, Hashable, Sendable {
+    public var scannerID: ScannerID
+    public var scanning: Bool
+    public var mode: ScanMode
+    public var roomID: Int64?
+    public var locationID: Int64?
+    public var storeData: Bool
+    public var stopAfter: StopCondition?
+    public var revision: Int
+    public var changedAt: Date
+    /// Scan cycles stored under this revision so far (survey progress). Not a change: it does not
+    /// move the revision.
+    public var scansCompleted: Int
+    /// Set when the switch is off: who or what turned it off.
+    public var stoppedBy: StopReason?
+
+    public init(
+        scannerID: ScannerID, scanning: Bool = false, mode: ScanMode = .locate, roomID: Int64? = nil,
+        locationID: Int64? = nil, storeData: Bool = false, stopAfter: StopCondition? = nil,
+        revision: Int = 1, changedAt: Date, scansCompleted: Int = 0, stoppedBy: StopReason? = nil
+    ) {
+        self.scannerID = scannerID
+        self.scanning = scanning
+        self.mode = mode
+        self.roomID = roomID
+        self.locationID = locationID
+        self.storeData = storeData
+        self.stopAfter = stopAfter
+        self.revision = revision
+        self.changedAt = changedAt
+        self.scansCompleted = scansCompleted
+        self.stoppedBy = stoppedBy
+    }
+
+    /// A new scanner's switch: off, revision 1.
+    public static func initial(for scannerID: ScannerID, at now: Date) -> ScanSwitch {
+        ScanSwitch(scannerID: scannerID, changedAt: now)
+    }
+
+    /// Whether readings taken under this revision are to be kept.
+    public var keepsReadings: Bool { mode == .survey || storeData }
+
+    /// When a `{seconds: T}` switch that is on turns itself off.
+    public var deadline: Date? {
+        guard scanning, case .seconds(let seconds)? = stopAfter else { return nil }
+        return changedAt.addingTimeInterval(seconds)
+    }
+}

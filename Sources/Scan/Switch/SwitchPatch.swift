@@ -1,0 +1,81 @@
+/// A field of a PATCH body: left out (unchanged), `null` (cleared) or a value.
+public enum FieldUpdate<Value: Sendable & Hashable>: Sendable, Hashable {
+    case unchanged
+    case set(Value?)
+
+    func applied(to current: Value?) -> Value? {
+        switch self {
+        case .unchanged: current
+        case .set(let value): value
+        }
+    }
+}
+
+/// A change to a scan switch, as `PATCH /v1/scanners/{id}/switch` takes it. Fields left out keep
+/// their value; `roomID`, `locationID` and `stopAfter` may be `null` to clear them.
+public struct SwitchPatch: Sendable, Hashable {
+    public var scanning: Bool?
+    public var mode: ScanMode?
+    public var roomID: FieldUpdate<Int64>
+    public var locationID: FieldUpdate<Int64>
+    public var storeData: Bool?
+    public var stopAfter: FieldUpdate<StopCondition>
+    /// When given, the change applies only if the switch is still at this revision (else 409).
+    public var expectedRevision: Int?
+
+    public init(
+        scanning: Bool? = nil, mode: ScanMode? = nil, roomID: FieldUpdate<Int64> = .unchanged,
+        locationID: FieldUpdate<Int64> = .unchanged, storeData: Bool? = nil,
+        stopAfter: FieldUpdate<StopCondition> = .unchanged, expectedRevision: Int? = nil
+    ) {
+        self.scanning = scanning
+        self.mode = mode
+        self.roomID = roomID
+        self.locationID = locationID
+        self.storeData = storeData
+        self.stopAfter = stopAfter
+        self.expectedRevision = expectedRevision
+    }
+}
+
+extension SwitchPatch: Codable {
+    enum CodingKeys: String, CodingKey {
+        case scanning, mode, roomID, locationID, storeData, stopAfter, expectedRevision
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        scanning = try c.decodeIfPresent(Bool.self, forKey: .scanning)
+        mode = try c.decodeIfPresent(ScanMode.self, forKey: .mode)
+        storeData = try c.decodeIfPresent(Bool.self, forKey: .storeData)
+        expectedRevision = try c.decodeIfPresent(Int.self, forKey: .expectedRevision)
+        roomID = try Self.update(c, .roomID)
+        locationID = try Self.update(c, .locationID)
+        stopAfter = try Self.update(c, .stopAfter)
+    }
+
+    private static func update<T: Decodable>(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> FieldUpdate<T> {
+        guard c.contains(key) else { return .unchanged }
+        if try c.decodeNil(forKey: key) { return .set(nil) }
+        return .set(try c.decode(T.self, forKey: key))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(scanning, forKey: .scanning)
+        try c.encodeIfPresent(mode, forKey: .mode)
+        try c.encodeIfPresent(storeData, forKey: .storeData)
+        try c.encodeIfPresent(expectedRevision, forKey: .expectedRevision)
+        try Self.encode(roomID, &c, .roomID)
+        try Self.encode(locationID, &c, .locationID)
+        try Self.encode(stopAfter, &c, .stopAfter)
+    }
+
+    private static func encode<T: Encodable>(_ update: FieldUpdate<T>, _ c: inout KeyedEncodingContainer<CodingKeys>, _ key: CodingKeys) throws {
+        switch update {
+        case .unchanged: break
+        case .set(nil): try c.encodeNil(forKey: key)
+        case .set(let value?): try c.encode(value, forKey: key)
+        }
+    }
+}

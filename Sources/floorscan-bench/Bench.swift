@@ -1,0 +1,1 @@
+@main struct BenchMain { static func main() {} }

@@ -1,0 +1,1 @@
+@main struct ScannerdMain { static func main() {} }

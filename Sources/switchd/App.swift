@@ -1,0 +1,1 @@
+@main struct SwitchdMain { static func main() {} }
