@@ -1,0 +1,89 @@
+import Foundation
+
+/// A running `switchd` on loopback with its own state folder.
+public struct SwitchdInstance: Sendable {
+    public let process: ManagedProcess
+    public let port: Int
+    public let stateDir: String
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts switchd and waits until it says it listens. A given `port` lets a restarted switchd
+    /// come back where its scanners look for it.
+    public static func start(in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd") async throws -> SwitchdInstance {
+        let port = try port ?? freeLoopbackPort()
+        let stateDir = folder.path("switchd-state")
+        let process = try ManagedProcess(
+            name: label, executable: try Binaries.url("switchd"),
+            arguments: ["--host", "127.0.0.1", "--port", String(port), "--state-dir", stateDir] + arguments,
+            stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
+        )
+        do {
+            _ = try await process.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("switchd listening on") }
+        } catch {
+            await process.kill()
+            throw HarnessError("\(error); stderr:\n\(process.stderrTail())")
+        }
+        return SwitchdInstance(process: process, port: port, stateDir: stateDir)
+    }
+}
+
+/// A running `scannerd` on the simulated radio, writing its event lines to a file.
+public struct ScannerdInstance: Sendable {
+    public let process: ManagedProcess
+    public let eventsPath: String
+
+    public static func start(
+        in folder: TemporaryFolder, switchd: URL, scannerID: String = "default",
+        eventsPath: String? = nil, arguments: [String] = [], label: String = "scannerd"
+    ) throws -> ScannerdInstance {
+        let eventsPath = eventsPath ?? folder.path("\(label)-events.jsonl")
+        let process = try ManagedProcess(
+            name: label, executable: try Binaries.url("scannerd"),
+            arguments: [
+                "run", "--switchd", switchd.absoluteString, "--scanner-id", scannerID,
+                "--state-dir", folder.path("\(label)-state"), "--radio", "simulated", "--events", eventsPath,
+            ] + arguments,
+            stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
+        )
+        return ScannerdInstance(process: process, eventsPath: eventsPath)
+    }
+
+    /// Every event scannerd has written so far (across restarts, when they share the file).
+    public func events() -> [ScannerEvent] {
+        ScannerEvent.read(from: eventsPath)
+    }
+
+    /// Waits until an event satisfying `matches` has been written.
+    public func waitForEvent(timeout: Duration = .seconds(30), where matches: (ScannerEvent) -> Bool) async throws -> ScannerEvent {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let event = events().first(where: matches) { return event }
+            if !process.isRunning { throw HarnessError("scannerd exited; stderr:\n\(process.stderrTail())") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw HarnessError("scannerd wrote no matching event within \(timeout); stderr:\n\(process.stderrTail())")
+    }
+}
+
+/// One line of scannerd's `--events` log.
+public struct ScannerEvent: Decodable, Sendable {
+    public var event: String
+    public var monotonicNs: UInt64
+    public var revision: Int?
+    public var scanning: Bool?
+    public var batchID: UUID?
+    public var count: Int?
+    public var ids: [UUID]?
+    public var stored: Int?
+    public var duplicate: Bool?
+    public var status: Int?
+
+    /// Reads an event file; a torn last line (the writer was killed mid-line) is skipped.
+    public static func read(from path: String) -> [ScannerEvent] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let decoder = JSONDecoder()
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            try? decoder.decode(ScannerEvent.self, from: Data(line))
+        }
+    }
+}

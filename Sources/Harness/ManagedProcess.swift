@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real child process whose standard output is read line by line as it comes.
+///
+/// Standard error goes to a file (`stderrPath`) so a failing test can show what the daemon said.
+/// The process is not killed on deinit: call ``terminate()``, ``kill()`` or ``signal(_:)``.
+public final class ManagedProcess: @unchecked Sendable {
+    public let name: String
+    public let stderrPath: String
+    private let process = Process()
+    private let lines = LineBuffer()
+
+    /// Starts `executable` with `arguments`. Throws when it cannot be started.
+    public init(name: String, executable: URL, arguments: [String], stderrPath: String, environment: [String: String]? = nil) throws {
+        self.name = name
+        self.stderrPath = stderrPath
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardInput = FileHandle.nullDevice
+        let lines = self.lines
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                lines.finish()
+            } else {
+                lines.append(data)
+            }
+        }
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Every complete line printed so far.
+    public var outputLines: [String] { lines.snapshot() }
+
+    /// Waits until a printed line satisfies `matches`, and returns it. Throws on timeout or when
+    /// the process ends first.
+    public func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
+        try await lines.wait(from: 0, timeout: timeout, name: name, matches: matches).line
+    }
+
+    /// Like ``waitForLine(timeout:where:)`` but looks only at lines from index `start` on, and
+    /// returns the index of the match too, so a caller following a long output reads each line once.
+    public func waitForLine(from start: Int, timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
+        try await lines.wait(from: start, timeout: timeout, name: name, matches: matches)
+    }
+
+    public func signal(_ signal: Int32) {
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// SIGKILL: no chance to clean up, as in a crash or power cut of the process.
+    public func kill() async {
+        signal(SIGKILL)
+        await waitForExit()
+    }
+
+    /// SIGTERM and wait: the graceful stop systemd does.
+    @discardableResult
+    public func terminate(timeout: Duration = .seconds(20)) async -> Int32 {
+        signal(SIGTERM)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning { await kill() }
+        await waitForExit()
+        return process.terminationStatus
+    }
+
+    public func waitForExit() async {
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The last `count` lines of standard error, for failure messages.
+    public func stderrTail(_ count: Int = 30) -> String {
+        let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(count).joined(separator: "\n")
+    }
+}
+
+/// Lines of a child's output, and the waiters for one that matches.
+final class LineBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = Data()
+    private var lines: [String] = []
+    private var finished = false
+
+    func append(_ data: Data) {
+        lock.withLock {
+            pending.append(data)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
+    }
+
+    func finish() {
+        lock.withLock { finished = true }
+    }
+
+    func snapshot() -> [String] {
+        lock.withLock { lines }
+    }
+
+    func wait(from start: Int, timeout: Duration, name: String, matches: @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
+        let deadline = ContinuousClock.now + timeout
+        var checked = start
+        while true {
+            let (current, done) = lock.withLock { (lines, finished) }
+            if checked < current.count, let index = current[checked...].firstIndex(where: matches) {
+                return (index, current[index])
+            }
+            checked = max(checked, current.count)
+            if done { throw HarnessError("\(name) ended before printing the expected line") }
+            if ContinuousClock.now >= deadline { throw HarnessError("\(name) did not print the expected line within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
+
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,87 @@
+import Dispatch
+import Foundation
+import Harness
+import Scan
+
+/// switchd's ingest rate (HTTP + JSON + validation + storage, batches of `batchSize` posted
+/// `concurrency` at a time) next to the rate of inserting the very same rows into the very same
+/// table with SQLite's C API, prepared statement, one transaction per batch.
+struct IngestBench {
+    let readings: Int
+    let batchSize: Int
+    let concurrency: Int
+
+    struct Result {
+        var readings: Int
+        var switchdPerSecond: Double
+        var rawPerSecond: Double
+        var rawRows: Int
+        var ratio: Double { switchdPerSecond / rawPerSecond }
+    }
+
+    func run(in folder: TemporaryFolder) async throws -> Result {
+        let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-ingest")
+        defer { switchd.process.signal(SIGKILL) }
+        let api = APIClient(baseURL: switchd.baseURL)
+        let floor = try await api.createFloor("Ingest floor")
+        let room = try await api.createRoom("Ingest room", floor: floor)
+        let spot = try await api.createLocation(in: room, x: 1, y: 2)
+        _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("bench"), name: "ingest benchmark"), as: Scanner.self)
+        let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench")
+
+        let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
+        print("ingest: \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight …")
+        // Warm up connections and statement caches with one batch that is not counted.
+        _ = try await post(api, try makeBodies(revision: on.revision, count: 1)[0])
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            for _ in 0..<min(concurrency, bodies.count) {
+                let body = bodies[next]
+                next += 1
+                group.addTask { try await post(api, body) }
+            }
+            while try await group.next() != nil, next < bodies.count {
+                let body = bodies[next]
+                next += 1
+                group.addTask { try await post(api, body) }
+            }
+        }
+        let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
+        let switchdRate = Double(bodies.count * batchSize) / seconds
+        await switchd.process.terminate()
+
+        print("ingest: the same rows again, raw SQLite …")
+        let raw = try RawInsertBaseline(database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize).run()
+        return Result(readings: bodies.count * batchSize, switchdPerSecond: switchdRate, rawPerSecond: raw.rowsPerSecond, rawRows: raw.rows)
+    }
+
+    private func post(_ api: APIClient, _ body: Data) async throws {
+        let response = try await api.send("POST", "/v1/measurements", body: body)
+        guard response.status == 201 else { throw HarnessError("ingest answered \(response.status): \(response.text.prefix(300))") }
+    }
+
+    /// Batches of alternating Wi-Fi and BLE readings, encoded once up front so the client's JSON
+    /// work is not timed.
+    private func makeBodies(revision: Int, count: Int) throws -> [Data] {
+        let floor = SimulatedFloor.demo()
+        var generator = SeededGenerator(seed: 1)
+        let encoder = JSONCoding.encoder()
+        let start = Date()
+        return try (0..<count).map { batchIndex in
+            let measurements = (0..<batchSize).map { index -> Measurement in
+                let time = start.addingTimeInterval(Double(batchIndex * batchSize + index) / 1000)
+                let rssi = -40 - Int(generator.next() % 50)
+                if index % 2 == 0 {
+                    let ap = floor.accessPoints[index / 2 % floor.accessPoints.count]
+                    return Measurement(time: time, rssi: rssi, scan: batchIndex, observation: .wifi(ap.wifi))
+                }
+                let beacon = floor.beacons[index / 2 % floor.beacons.count]
+                return Measurement(time: time, rssi: rssi, scan: batchIndex, observation: .ble(beacon.ble))
+            }
+            return try encoder.encode(MeasurementBatch(batchID: UUID(), scannerID: try ScannerID("bench"), switchRevision: revision, measurements: measurements))
+        }
+    }
+}
+
+typealias Measurement = Scan.Measurement

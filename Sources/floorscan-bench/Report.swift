@@ -1,0 +1,33 @@
+import Foundation
+
+/// Prints the figures as a table for people and one JSON line for machines.
+struct Report {
+    let flip: FlipLatencyBench.Result
+    let ingest: IngestBench.Result
+
+    func print() {
+        func ms(_ value: Double) -> String { String(format: "%8.2f ms", value) }
+        let lines = [
+            "",
+            "floorscan benchmark results (one run, loopback)",
+            "------------------------------------------------------------------------------",
+            "flip → scannerd scanning (n=\(flip.flipToScanning.count))    p50 \(ms(flip.flipToScanning.percentile(50)))  p99 \(ms(flip.flipToScanning.percentile(99)))  max \(ms(flip.flipToScanning.maximum))   target p99 < 50 ms",
+            "flip → switch received   (n=\(flip.flipToSwitchReceived.count))    p50 \(ms(flip.flipToSwitchReceived.percentile(50)))  p99 \(ms(flip.flipToSwitchReceived.percentile(99)))",
+            "flip off → scannerd idle (n=\(flip.flipToIdle.count))    p50 \(ms(flip.flipToIdle.percentile(50)))  p99 \(ms(flip.flipToIdle.percentile(99)))",
+            "flip → first stored reading (n=\(flip.flipToFirstStored.count))  p50 \(ms(flip.flipToFirstStored.percentile(50)))  max \(ms(flip.flipToFirstStored.maximum))   target < 1000 ms",
+            String(format: "ingest through switchd: %.0f readings/s (%d readings)", ingest.switchdPerSecond, ingest.readings),
+            String(format: "raw SQLite batched insert, same rows and table: %.0f rows/s (%d rows)", ingest.rawPerSecond, ingest.rawRows),
+            String(format: "ingest ratio switchd / raw: %.2f   target ≥ 0.5", ingest.ratio),
+            "",
+        ]
+        lines.forEach { Swift.print($0) }
+        let json: [String: Double] = [
+            "flipToScanningP50Ms": flip.flipToScanning.percentile(50), "flipToScanningP99Ms": flip.flipToScanning.percentile(99),
+            "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,
+            "ingestPerSecond": ingest.switchdPerSecond, "rawInsertPerSecond": ingest.rawPerSecond, "ingestRatio": ingest.ratio,
+        ]
+        if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) {
+            Swift.print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Harness
+import Scan
+import Testing
+
+/// Nothing lost, nothing duplicated: while scannerd uploads thousands of readings, switchd is
+/// SIGKILLed several times and scannerd once; every reading scannerd sealed into a batch ends up
+/// stored exactly once.
+@Suite("End to end: crashes lose and duplicate nothing", .serialized)
+struct CrashTests {
+    @Test func killingEitherProcessLosesAndDuplicatesNothing() async throws {
+        let folder = try TemporaryFolder("crash")
+        defer { folder.remove() }
+        var switchd = try await SwitchdInstance.start(in: folder)
+        let port = switchd.port
+        let eventsPath = folder.path("scannerd-events.jsonl")
+        // 4 beacons × 250 Hz ≈ 1,000 readings a second, in batches of up to 200.
+        let scannerArguments = ["--sim-advertising-hz", "250", "--sim-wifi-scan-ms", "100", "--batch-size", "200", "--batch-age-ms", "100"]
+        var scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, eventsPath: eventsPath, arguments: scannerArguments)
+        defer {
+            scannerd.process.signal(SIGKILL)
+            switchd.process.signal(SIGKILL)
+        }
+        let api = APIClient(baseURL: switchd.baseURL)
+        let floor = try await api.createFloor("Ground")
+        let room = try await api.createRoom("Hall", floor: floor)
+        let spot = try await api.createLocation(in: room, x: 12, y: 8)
+        let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)))
+        _ = try await scannerd.waitForEvent { $0.event == "scanning" && $0.revision == on.revision }
+
+        var switchdKills = 0
+        for round in 0..<5 {
+            try await Task.sleep(for: .milliseconds(700 + 150 * round))
+            await switchd.process.kill()
+            switchdKills += 1
+            try await Task.sleep(for: .milliseconds(300))
+            if round == 2 {
+                // scannerd dies too, with readings in its open journal and batches waiting.
+                await scannerd.process.kill()
+                scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, eventsPath: eventsPath, arguments: scannerArguments, label: "scannerd-restarted")
+            }
+            switchd = try await SwitchdInstance.start(in: folder, port: port, label: "switchd-\(round + 1)")
+        }
+        try await Task.sleep(for: .seconds(1))
+
+        // Stop scanning; scannerd seals what it holds and uploads everything.
+        let off = try await api.patchSwitch(SwitchPatch(scanning: false))
+        #expect(!off.scanning)
+        let sealedIDs = try await waitUntilEverySealedBatchIsAcknowledged(eventsPath: eventsPath, scannerd: scannerd)
+
+        let stored = try await api.allMeasurements(query: "location=\(spot.id)")
+        let storedIDs = stored.map(\.measurement.id)
+        #expect(sealedIDs.count >= 2_000, "the test produced thousands of readings (\(sealedIDs.count))")
+        #expect(storedIDs.count == Set(storedIDs).count, "no reading is stored twice")
+        #expect(Set(storedIDs) == sealedIDs, "every reading scannerd produced is stored: \(sealedIDs.subtracting(storedIDs).count) missing, \(Set(storedIDs).subtracting(sealedIDs).count) unexpected")
+        #expect(switchdKills == 5)
+        let duplicates = ScannerEvent.read(from: eventsPath).filter { $0.event == "acked" && $0.duplicate == true }.count
+        print("crash test: \(sealedIDs.count) readings sealed, \(storedIDs.count) stored, switchd killed \(switchdKills)×, scannerd 1×, \(duplicates) replayed batches acknowledged as duplicates")
+        #expect(await scannerd.process.terminate() == 0)
+        #expect(await switchd.process.terminate() == 0)
+    }
+
+    /// Every batch scannerd sealed (under any of its lives) has been acknowledged; returns the
+    /// union of the readings in them.
+    func waitUntilEverySealedBatchIsAcknowledged(eventsPath: String, scannerd: ScannerdInstance) async throws -> Set<UUID> {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
+            let events = ScannerEvent.read(from: eventsPath)
+            let sealed = events.filter { $0.event == "sealed" }
+            let acked = Set(events.filter { $0.event == "acked" }.compactMap(\.batchID))
+            let rejected = events.filter { $0.event == "rejected" }
+            #expect(rejected.isEmpty, "no batch is rejected")
+            let idle = events.last { $0.event == "idle" || $0.event == "scanning" }?.event == "idle"
+            if idle, !sealed.isEmpty, sealed.allSatisfy({ $0.batchID.map(acked.contains) == true }) {
+                return Set(sealed.flatMap { $0.ids ?? [] })
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw HarnessError("scannerd did not get every sealed batch acknowledged; stderr:\n\(scannerd.process.stderrTail())")
+    }
+}

@@ -1,0 +1,4 @@
+import Scan
+
+/// Foundation has a `Measurement` too; in this module the name means the radio reading.
+typealias Measurement = Scan.Measurement

@@ -1,0 +1,31 @@
+# Shared by the scripts in this folder: find Swift and install the Debian packages floorscan needs.
+# Sourced, not run.
+
+floorscan_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# The Debian packages the build and the scripts need (C libraries as -dev packages).
+floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev pkg-config curl jq)
+
+floorscan_install_deps() {
+    local missing=()
+    for package in "${floorscan_debian_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        echo "==> installing Debian packages: ${missing[*]}"
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    if ! command -v swift >/dev/null 2>&1; then
+        for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin "$HOME/.local/share/swiftly/bin"; do
+            [ -x "$candidate/swift" ] && export PATH="$candidate:$PATH" && break
+        done
+    fi
+    if ! command -v swift >/dev/null 2>&1; then
+        echo "error: no Swift toolchain found. floorscan needs Swift 6.1 or later (https://www.swift.org/install/linux/);" >&2
+        echo "       install it, put its usr/bin on PATH, and run this again." >&2
+        exit 1
+    fi
+}
