@@ -1,1 +1,36 @@
-@main struct SwitchdMain { static func main() {} }
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// switchd: serves the scan switches, the survey and the measurements over HTTP.
+@main
+struct SwitchdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchd", abstract: "Serves floorscan's scan switches, survey and measurements over HTTP."
+    )
+
+    @Option(help: "Address to listen on.") var host = Settings.defaultHost
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
+    @Option(help: "Folder for switchd.sqlite.") var stateDir = Settings.defaultStateDirectory
+    @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        let settings = Settings(host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, logLevel: logLevel)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "switchd")
+        let database = try AppDatabase.open(stateDirectory: settings.stateDirectory)
+        let app = buildApplication(settings: settings, database: database, logger: logger) { port in
+            print("switchd listening on http://\(settings.host):\(port)")
+            fflush(nil)
+        }
+        try await app.runService()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,44 @@
+import Hummingbird
+import Logging
+import Scan
+
+/// Wires switchd: the router with every controller, the feeds, and the switch deadline service.
+/// `main` and the tests both call this.
+///
+/// - Parameters:
+///   - onServerRunning: called with the bound port once the server listens (port 0 picks one).
+func buildApplication(
+    settings: Settings,
+    database: AppDatabase,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let hub = SwitchHub()
+    let feed = MeasurementFeed()
+    let router = buildRouter(settings: settings, database: database, hub: hub, feed: feed)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
+        logger: logger
+    )
+    app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger))
+    return app
+}
+
+func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feed: MeasurementFeed) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
+    HealthController(database: database).addRoutes(to: router)
+    ScannersController(database: database).addRoutes(to: router)
+    SwitchController(database: database, hub: hub).addRoutes(to: router)
+    SwitchStreamController(database: database, hub: hub).addRoutes(to: router)
+    SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
+    FloorsController(database: database, hub: hub).addRoutes(to: router)
+    RoomsController(database: database, hub: hub).addRoutes(to: router)
+    LocationsController(database: database, hub: hub).addRoutes(to: router)
+    MeasurementsController(database: database, hub: hub, feed: feed).addRoutes(to: router)
+    MeasurementStreamController(database: database, feed: feed).addRoutes(to: router)
+    return router
+}

@@ -1,0 +1,37 @@
+import Hummingbird
+import Scan
+
+/// `/v1/floors`: the floors of the surveyed buildings.
+struct FloorsController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/floors", use: create)
+        router.get("/v1/floors", use: list)
+        router.get("/v1/floors/{id}", use: show)
+        router.delete("/v1/floors/{id}", use: delete)
+        router.allowOnly([.get, .post], on: "/v1/floors")
+        router.allowOnly([.get, .delete], on: "/v1/floors/{id}")
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewFloor.self, context: context)
+        return try .json(await database.createFloor(new), status: .created)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.floors())
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.floor(context.pathID("floor")))
+    }
+
+    /// 204; the floor's rooms, locations and measurements go with it.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deletion = try await database.deleteFloor(context.pathID("floor"), at: .nowInMilliseconds())
+        await hub.publish(deletion.switchesTurnedOff)
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,21 @@
+import Hummingbird
+
+/// `GET /healthz`: 200 `{"status":"ok"}` when the database answers, else 503 `unavailable`.
+struct HealthController {
+    let database: AppDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/healthz", use: health)
+        router.allowOnly([.get], on: "/healthz")
+    }
+
+    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
+        do {
+            try await database.ping()
+        } catch {
+            context.logger.error("Health check failed", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "unavailable", message: "the database does not answer")
+        }
+        return try .json(["status": "ok"])
+    }
+}

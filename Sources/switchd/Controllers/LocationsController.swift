@@ -1,0 +1,39 @@
+import Hummingbird
+import Scan
+
+/// `/v1/locations`: surveyed spots, x and y in metres on their floor's plan.
+struct LocationsController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/locations", use: create)
+        router.get("/v1/locations", use: list)
+        router.get("/v1/locations/{id}", use: show)
+        router.delete("/v1/locations/{id}", use: delete)
+        router.allowOnly([.get, .post], on: "/v1/locations")
+        router.allowOnly([.get, .delete], on: "/v1/locations/{id}")
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewLocation.self, context: context)
+        return try .json(await database.createLocation(new), status: .created)
+    }
+
+    /// All locations, or with `?room=` and/or `?floor=` those there (404 when either does not exist).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        return try .json(await database.locations(inRoom: try query.int64("room"), onFloor: try query.int64("floor")))
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.location(context.pathID("location")))
+    }
+
+    /// 204; the location's measurements go with it.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deletion = try await database.deleteLocation(context.pathID("location"), at: .nowInMilliseconds())
+        await hub.publish(deletion.switchesTurnedOff)
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,57 @@
+import Hummingbird
+import Scan
+
+/// `/v1/measurements`: scanners upload batches; integrators page through what is stored.
+struct MeasurementsController {
+    let database: AppDatabase
+    let hub: SwitchHub
+    let feed: MeasurementFeed
+
+    /// Page size when the client does not say, and the largest it may ask for.
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/measurements", use: upload)
+        router.get("/v1/measurements", use: list)
+        router.allowOnly([.get, .post], on: "/v1/measurements")
+    }
+
+    /// 201 ``BatchReceipt`` for a new batch, 200 with `duplicate: true` for one already
+    /// acknowledged. Live streams and switch waiters are told after the batch is committed.
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
+        try batch.validate()
+        let outcome = try await database.ingest(batch, at: .nowInMilliseconds())
+        if let lastSequence = outcome.lastSequence {
+            await feed.publish(upTo: lastSequence)
+        }
+        if let turnedOff = outcome.switchTurnedOff {
+            await hub.publish(turnedOff)
+            context.logger.info("Switch turned off by its scan count", metadata: [
+                "scanner": "\(turnedOff.scannerID)", "revision": "\(turnedOff.revision)",
+            ])
+        }
+        return try .json(outcome.receipt, status: outcome.receipt.duplicate ? .ok : .created)
+    }
+
+    /// A ``Page`` of ``StoredMeasurement``, ascending by sequence; `nextCursor` is there exactly
+    /// when more rows matching the filters follow.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let filter = try query.measurementFilter()
+        let limit = try query.int("limit", in: 1...Self.maxLimit) ?? Self.defaultLimit
+        var after: Int64 = 0
+        if let token = query.text("cursor") {
+            do {
+                after = try FeedCursor(token: token).afterSequence
+            } catch {
+                throw APIError.invalidField("cursor", error.reason)
+            }
+        }
+        let slice = try await database.measurements(matching: filter, after: after, limit: limit + 1)
+        let items = Array(slice.items.prefix(limit))
+        let next = slice.items.count > limit ? items.last.map { FeedCursor(afterSequence: $0.sequence).token } : nil
+        return try .json(Page(items: items, nextCursor: next))
+    }
+}

@@ -1,0 +1,46 @@
+import Hummingbird
+import Scan
+
+/// `/v1/rooms`: rooms on floors, and clearing a room's measurements to survey it again.
+struct RoomsController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/rooms", use: create)
+        router.get("/v1/rooms", use: list)
+        router.get("/v1/rooms/{id}", use: show)
+        router.delete("/v1/rooms/{id}", use: delete)
+        router.post("/v1/rooms/{id}/clear", use: clear)
+        router.allowOnly([.get, .post], on: "/v1/rooms")
+        router.allowOnly([.get, .delete], on: "/v1/rooms/{id}")
+        router.allowOnly([.post], on: "/v1/rooms/{id}/clear")
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewRoom.self, context: context)
+        return try .json(await database.createRoom(new), status: .created)
+    }
+
+    /// All rooms, or with `?floor=` those of one floor (404 when it does not exist).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let floorID = try QueryParameters(request).int64("floor")
+        return try .json(await database.rooms(onFloor: floorID))
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.room(context.pathID("room")))
+    }
+
+    /// 204; the room's locations and measurements go with it.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deletion = try await database.deleteRoom(context.pathID("room"), at: .nowInMilliseconds())
+        await hub.publish(deletion.switchesTurnedOff)
+        return Response(status: .noContent)
+    }
+
+    /// 200 ``ClearedRoom``: the room's measurements are deleted, the room and locations kept.
+    @Sendable func clear(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.clearRoom(context.pathID("room")))
+    }
+}

@@ -1,0 +1,30 @@
+import Hummingbird
+import Scan
+
+/// `/v1/scanners`: register scanners and look them up.
+struct ScannersController {
+    let database: AppDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/scanners", use: create)
+        router.get("/v1/scanners", use: list)
+        router.get("/v1/scanners/{id}", use: show)
+        router.allowOnly([.get, .post], on: "/v1/scanners")
+        router.allowOnly([.get], on: "/v1/scanners/{id}")
+    }
+
+    /// 201 with the scanner; 409 when the ID is taken.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewScanner.self, context: context)
+        let scanner = try await database.createScanner(new, at: .nowInMilliseconds())
+        return try .json(scanner, status: .created)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.scanners())
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.scanner(context.pathScannerID()))
+    }
+}

@@ -1,0 +1,38 @@
+import Hummingbird
+import Scan
+
+/// The seed system's `/scanSwitch/1`, mapped onto scanner `default`'s switch.
+struct SeedSwitchController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    /// The only switch the seed API knows.
+    static let seedSwitchID: Int64 = 1
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/scanSwitch/{id}", use: show)
+        router.patch("/scanSwitch/{id}", use: update)
+        router.allowOnly([.get, .patch], on: "/scanSwitch/{id}")
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try requireSeedSwitch(context)
+        return try .json(SeedScanSwitch(await database.currentSwitch(of: .default)))
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try requireSeedSwitch(context)
+        let patch = try await request.decodeJSON(SeedSwitchPatch.self, context: context)
+        let update = try await database.updateSwitch(of: .default, with: patch.switchPatch, at: .nowInMilliseconds())
+        if update.isNewRevision {
+            await hub.publish(update.scanSwitch)
+        }
+        return try .json(SeedScanSwitch(update.scanSwitch))
+    }
+
+    private func requireSeedSwitch(_ context: AppRequestContext) throws {
+        guard try context.pathID("scan switch") == Self.seedSwitchID else {
+            throw APIError.notFound("no scan switch \(APIError.echo(context.parameters.get("id") ?? "")); the seed API has only switch 1")
+        }
+    }
+}

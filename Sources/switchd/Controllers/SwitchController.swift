@@ -1,0 +1,56 @@
+import Hummingbird
+import Scan
+
+/// `/v1/scanners/{id}/switch`: read (or long-poll) and change a scanner's scan switch.
+struct SwitchController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    /// How long a long-poll holds when the client does not say.
+    static let defaultWait = 30.0
+    /// The longest a long-poll holds; a longer `wait` is shortened to this.
+    static let maxWait = 60.0
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/scanners/{id}/switch", use: show)
+        router.patch("/v1/scanners/{id}/switch", use: update)
+        router.allowOnly([.get, .patch], on: "/v1/scanners/{id}/switch")
+    }
+
+    /// The switch now; with `?revision=R`, held while the switch is still at revision R, until it
+    /// changes or `wait` seconds (default 30, at most 60) pass. The answer is the same shape
+    /// either way; a graceful shutdown answers at once.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scannerID = try context.pathScannerID()
+        let query = QueryParameters(request)
+        guard let revision = try query.int64("revision") else {
+            return try .json(await database.currentSwitch(of: scannerID))
+        }
+        let wait = min(try query.seconds("wait") ?? Self.defaultWait, Self.maxWait)
+        let revisions = await hub.revisions(of: scannerID)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+        var current = try await database.currentSwitch(of: scannerID)
+        while Int64(current.revision) == revision {
+            let remaining = deadline - .now
+            guard remaining > .zero else { break }
+            let seen = Int64(current.revision)
+            guard await wake(after: remaining, orWhen: { await revisions.wait(untilAbove: seen) }) == .changed else { break }
+            current = try await database.currentSwitch(of: scannerID)
+        }
+        return try .json(current)
+    }
+
+    /// Applies a ``SwitchPatch``; 200 with the switch as it now is.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scannerID = try context.pathScannerID()
+        let patch = try await request.decodeJSON(SwitchPatch.self, context: context)
+        let update = try await database.updateSwitch(of: scannerID, with: patch, at: .nowInMilliseconds())
+        if update.isNewRevision {
+            await hub.publish(update.scanSwitch)
+            context.logger.info("Switch changed", metadata: [
+                "scanner": "\(scannerID)", "revision": "\(update.scanSwitch.revision)", "scanning": "\(update.scanSwitch.scanning)",
+            ])
+        }
+        return try .json(update.scanSwitch)
+    }
+}

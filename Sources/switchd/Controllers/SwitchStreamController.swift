@@ -1,0 +1,48 @@
+import Hummingbird
+import Scan
+
+/// `GET /v1/scanners/{id}/switch/stream`: server-sent events, `event: switch`, `id: <revision>`,
+/// data the ``ScanSwitch`` JSON; the first event is the switch as it is now, then one per new
+/// revision. Ends when the client leaves or switchd shuts down.
+struct SwitchStreamController {
+    let database: AppDatabase
+    let hub: SwitchHub
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/scanners/{id}/switch/stream", use: stream)
+        router.allowOnly([.get], on: "/v1/scanners/{id}/switch/stream")
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scannerID = try context.pathScannerID()
+        _ = try await database.currentSwitch(of: scannerID)
+        let revisions = await hub.revisions(of: scannerID)
+        let database = database
+        let logger = context.logger
+        return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
+            do {
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    var sent: Int64 = 0
+                    while true {
+                        let current = try await database.currentSwitch(of: scannerID)
+                        if Int64(current.revision) > sent {
+                            let data = String(decoding: try JSONCoding.encoder().encode(current), as: UTF8.self)
+                            try await writer.write(ServerSentEvent(id: String(current.revision), event: "switch", data: data).frame)
+                            sent = Int64(current.revision)
+                        }
+                        let seen = sent
+                        switch await wake(after: ServerSentEvent.keepAliveInterval, orWhen: { await revisions.wait(untilAbove: seen) }) {
+                        case .changed: continue
+                        case .timedOut: try await writer.write(ServerSentEvent.keepAlive)
+                        case .stopping: return
+                        }
+                    }
+                }
+            } catch is CancellationError {
+                logger.debug("Switch stream client left", metadata: ["scanner": "\(scannerID)"])
+                return
+            }
+            try await writer.finish(nil)
+        })
+    }
+}

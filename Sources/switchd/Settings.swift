@@ -1,0 +1,17 @@
+import Logging
+
+/// How one switchd process is run: where it listens, where it keeps its state, what it accepts.
+struct Settings: Sendable {
+    static let defaultHost = "127.0.0.1"
+    static let defaultPort = 8080
+    static let defaultStateDirectory = "./state/switchd"
+    /// Request bodies larger than this are refused with 413 `body_too_large`.
+    static let defaultMaxBodyBytes = 4 * 1024 * 1024
+
+    var host: String = defaultHost
+    /// 0 picks a free port; the bound one is reported through `onServerRunning`.
+    var port: Int = defaultPort
+    var stateDirectory: String = defaultStateDirectory
+    var maxBodyBytes: Int = defaultMaxBodyBytes
+    var logLevel: Logger.Level = .info
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Scan
+import Testing
+@testable import switchd
+
+/// A switchd wired as `main` wires it, over the given database, for `app.test(...)`.
+func makeApp(_ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes) -> some ApplicationProtocol {
+    var logger = Logger(label: "switchd-tests")
+    logger.logLevel = .critical
+    let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes)
+    return buildApplication(settings: settings, database: database, logger: logger)
+}
+
+/// A database pool in a fresh temporary folder, as production opens it; removed afterwards.
+func withTemporaryDatabase<Value>(_ body: (AppDatabase, String) async throws -> Value) async throws -> Value {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchd-tests-\(UUID().uuidString)").path
+    defer {
+        do {
+            try FileManager.default.removeItem(atPath: directory)
+        } catch {
+            Issue.record("could not remove \(directory): \(error)")
+        }
+    }
+    return try await body(try AppDatabase.open(stateDirectory: directory), directory)
+}
+
+/// Row counts of every table a bad request must leave alone.
+struct StoredCounts: Equatable {
+    var measurements: Int
+    var batches: Int
+    var floors: Int
+    var rooms: Int
+    var locations: Int
+    var scanners: Int
+    var revisions: Int
+
+    init(_ database: AppDatabase) async throws {
+        let counts = try await database.writer.read { db in
+            try ["measurement", "batch", "floor", "room", "location", "scanner", "switch_revision"].map { table in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            }
+        }
+        (measurements, batches, floors, rooms, locations, scanners, revisions) =
+            (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6])
+    }
+}
+
+// MARK: - JSON
+
+func jsonBody(_ value: some Encodable) throws -> ByteBuffer {
+    ByteBuffer(bytes: try JSONCoding.encoder().encode(value))
+}
+
+func decoded<Value: Decodable>(_ type: Value.Type, _ response: TestResponse) throws -> Value {
+    try JSONCoding.decoder().decode(type, from: Data(response.body.readableBytesView))
+}
+
+func errorBody(_ response: TestResponse) throws -> APIErrorBody.Detail {
+    try decoded(APIErrorBody.self, response).error
+}
+
+extension TestClientProtocol {
+    /// Sends `value` as JSON and returns the response.
+    func send(_ method: HTTPRequest.Method, _ uri: String, json value: some Encodable) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: jsonBody(value))
+    }
+
+    /// Sends raw text as the body.
+    func send(_ method: HTTPRequest.Method, _ uri: String, text: String) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: text))
+    }
+
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: headers)
+    }
+
+    /// Sends `value` as JSON, checks the status and decodes the answer.
+    func expect<Value: Decodable>(
+        _ status: HTTPResponse.Status, _ method: HTTPRequest.Method, _ uri: String, json value: some Encodable, as type: Value.Type
+    ) async throws -> Value {
+        let response = try await send(method, uri, json: value)
+        guard response.status == status else {
+            throw UnexpectedStatus(method: method, uri: uri, status: response.status, body: String(buffer: response.body))
+        }
+        return try decoded(type, response)
+    }
+
+    func expect<Value: Decodable>(_ status: HTTPResponse.Status, get uri: String, as type: Value.Type) async throws -> Value {
+        let response = try await get(uri)
+        guard response.status == status else {
+            throw UnexpectedStatus(method: .get, uri: uri, status: response.status, body: String(buffer: response.body))
+        }
+        return try decoded(type, response)
+    }
+}
+
+struct UnexpectedStatus: Error, CustomStringConvertible {
+    var method: HTTPRequest.Method
+    var uri: String
+    var status: HTTPResponse.Status
+    var body: String
+
+    var description: String { "\(method.rawValue) \(uri) answered \(status.code): \(body)" }
+}
