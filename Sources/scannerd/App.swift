@@ -1,1 +1,11 @@
-@main struct ScannerdMain { static func main() {} }
+import ArgumentParser
+
+@main
+struct ScannerdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scannerd",
+        abstract: "The floorscan scanner daemon.",
+        subcommands: [RunCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}

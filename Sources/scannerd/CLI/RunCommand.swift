@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Scan
+
+/// `scannerd run`: the daemon.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Follow the scan switch on switchd, scan, spool and upload measurements."
+    )
+
+    @Option(help: "switchd's base URL. (default: http://127.0.0.1:8080)", transform: parseURL)
+    var switchd: URL = ScannerdConfiguration.defaultSwitchd
+
+    @Option(name: .customLong("scanner-id"), help: "This scanner's ID on switchd. (default: default)", transform: parseScannerID)
+    var scannerID: ScannerID = .default
+
+    @Option(name: .customLong("state-dir"), help: "Directory for the spool and the last known switch.")
+    var stateDirectory: String = ScannerdConfiguration.defaultStateDirectory
+
+    @Option(help: "Radio source: auto (real radios when this build has them, else simulated) or simulated.")
+    var radio: RadioChoice = .auto
+
+    @Option(
+        name: .customLong("sim-trajectory"),
+        help: "Simulated scanner position: \"x,y\" (standing) or \"x,y;x,y;…@metresPerSecond\" (walking). Default: the floor's centre.",
+        transform: parseTrajectory
+    )
+    var simTrajectory: Trajectory?
+
+    @Flag(
+        name: .customLong("sim-follow-survey"), inversion: .prefixedNo,
+        help: "Stand the simulated scanner at the location the switch names."
+    )
+    var simFollowSurvey = true
+
+    @Option(name: .customLong("sim-seed"), help: "Seed of the simulated radio noise (default: random, logged).")
+    var simSeed: UInt64?
+
+    @Option(name: .customLong("sim-advertising-hz"), help: "Advertisements per second of every simulated beacon (default: each beacon's own).")
+    var simAdvertisingHz: Double?
+
+    @Option(name: .customLong("sim-wifi-scan-ms"), help: "Duration of one simulated Wi-Fi scan, milliseconds.")
+    var simWiFiScanMs: Int = Int(SimulationSettings.defaultWiFiScanDuration / .milliseconds(1))
+
+    @Option(name: .customLong("batch-size"), help: "Seal a batch when it holds this many measurements.")
+    var batchSize: Int = Spool.Settings.defaultBatchSize
+
+    @Option(name: .customLong("batch-age-ms"), help: "Seal a batch this many milliseconds after its first measurement.")
+    var batchAgeMs: Int = Int(Spool.Settings.defaultBatchAge / .milliseconds(1))
+
+    @Option(help: "Append JSON event lines to this file ('-' for standard output).")
+    var events: String?
+
+    @Option(name: .customLong("log-level"), help: "Least severe log level written to standard error.")
+    var logLevel: Logger.Level = .info
+
+    /// More advertisements per second than this is no longer a plausible beacon.
+    static let maximumAdvertisingRate = 10_000.0
+
+    func validate() throws {
+        guard (1...MeasurementBatch.maxMeasurements).contains(batchSize) else {
+            throw ArgumentParser.ValidationError("--batch-size must be between 1 and \(MeasurementBatch.maxMeasurements), got \(batchSize)")
+        }
+        guard batchAgeMs > 0 else {
+            throw ArgumentParser.ValidationError("--batch-age-ms must be more than 0, got \(batchAgeMs)")
+        }
+        guard simWiFiScanMs > 0 else {
+            throw ArgumentParser.ValidationError("--sim-wifi-scan-ms must be more than 0, got \(simWiFiScanMs)")
+        }
+        if let simAdvertisingHz, !(simAdvertisingHz > 0 && simAdvertisingHz <= Self.maximumAdvertisingRate) {
+            throw ArgumentParser.ValidationError("--sim-advertising-hz must be more than 0 and at most \(Int(Self.maximumAdvertisingRate)), got \(simAdvertisingHz)")
+        }
+    }
+
+    var scannerdConfiguration: ScannerdConfiguration {
+        ScannerdConfiguration(
+            switchd: switchd, scannerID: scannerID, stateDirectory: stateDirectory, radio: radio,
+            simulation: SimulationSettings(
+                trajectory: simTrajectory ?? .standing(SimulationSettings.demoFloorCentre),
+                seed: simSeed ?? UInt64.random(in: 0...UInt64.max), advertisingRate: simAdvertisingHz,
+                wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
+            ),
+            batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
+            events: events.map(EventLog.Destination.init(argument:)) ?? .none
+        )
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "scannerd")
+        let scannerd = try Scannerd(scannerdConfiguration, http: URLSessionHTTPClient(), logger: logger)
+        try await scannerd.run()
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import Logging
+import Scan
+
+/// Appends ``ScannerEvent``s as JSON lines to a file or standard output, or nowhere.
+///
+/// Each line goes out with a single `write()` on a descriptor opened `O_APPEND`, so lines from
+/// concurrent writers never interleave and a line written before the process is killed stays.
+/// A failed write is logged and the daemon carries on: the event log must not stop scanning.
+final class EventLog: Sendable {
+    enum Destination: Sendable, Equatable {
+        case none
+        case standardOutput
+        case file(String)
+
+        /// `-` is standard output; anything else a file path.
+        init(argument: String) {
+            self = argument == "-" ? .standardOutput : .file(argument)
+        }
+    }
+
+    private let descriptor: FileDescriptor?
+    private let ownsDescriptor: Bool
+    private let logger: Logger
+
+    private init(descriptor: FileDescriptor?, ownsDescriptor: Bool, logger: Logger) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.logger = logger
+    }
+
+    /// Opens the destination (a file is created when missing and appended to).
+    convenience init(_ destination: Destination, logger: Logger) throws(SystemError) {
+        switch destination {
+        case .none:
+            self.init(descriptor: nil, ownsDescriptor: false, logger: logger)
+        case .standardOutput:
+            self.init(descriptor: .standardOutput, ownsDescriptor: false, logger: logger)
+        case .file(let path):
+            self.init(descriptor: try FileDescriptor.open(path, .append), ownsDescriptor: true, logger: logger)
+        }
+    }
+
+    /// An event log that writes nothing.
+    static func disabled(logger: Logger) -> EventLog {
+        EventLog(descriptor: nil, ownsDescriptor: false, logger: logger)
+    }
+
+    var isEnabled: Bool { descriptor != nil }
+
+    func record(_ event: ScannerEvent) {
+        guard let descriptor else { return }
+        let line = EventLine(event: event, monotonicNs: DispatchTime.now().uptimeNanoseconds, time: Date())
+        do {
+            var data = try JSONCoding.encoder().encode(line)
+            data.append(UInt8(ascii: "\n"))
+            try descriptor.write(data)
+        } catch {
+            logger.error("could not write to the event log", metadata: ["event": "\(event.name)", "error": "\(error)"])
+        }
+    }
+
+    deinit {
+        guard ownsDescriptor, let descriptor else { return }
+        do {
+            try descriptor.close()
+        } catch {
+            logger.warning("closing the event log failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Scan
+
+/// What scannerd reports on its event log, one JSON line each. Tests and the benchmark read these
+/// to follow the daemon from outside: switch flips, scan sessions, sealed and uploaded batches.
+enum ScannerEvent: Sendable, Equatable {
+    /// A switch revision arrived from switchd.
+    case switchReceived(revision: Int, scanning: Bool, mode: ScanMode)
+    /// A scan session has started: the radio is armed.
+    case scanning(revision: Int)
+    /// A scan session has stopped.
+    case idle(revision: Int)
+    /// A batch is durably in `ready/`; `ids` are its measurements' IDs.
+    case sealed(batchID: UUID, revision: Int, count: Int, ids: [UUID])
+    /// switchd acknowledged a batch; its spooled copy is deleted.
+    case acked(batchID: UUID, stored: Int, duplicate: Bool)
+    /// switchd refused a batch for good; it is kept in `rejected/`.
+    case rejected(batchID: UUID, status: Int)
+
+    /// The `"event"` field.
+    var name: String {
+        switch self {
+        case .switchReceived: "switch"
+        case .scanning: "scanning"
+        case .idle: "idle"
+        case .sealed: "sealed"
+        case .acked: "acked"
+        case .rejected: "rejected"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Scan
+
+/// The calls scannerd makes to switchd's v1 API.
+struct SwitchdAPI: Sendable {
+    let baseURL: URL
+    let client: any HTTPClient
+
+    /// Time allowed beyond a long-poll's own wait before the request counts as lost.
+    static let longPollGrace: Duration = .seconds(10)
+    /// Time allowed for an ordinary request.
+    static let requestTimeout: Duration = .seconds(10)
+
+    /// `GET /v1/scanners/{id}/switch`: at once without `revision`; with it, held by switchd until
+    /// the revision differs or `wait` passes.
+    ///
+    /// Throws ``SwitchdAPIError`` for an answer other than 200 or a body that is not a switch, and
+    /// the client's errors for transport failures.
+    func scanSwitch(of scanner: ScannerID, afterRevision revision: Int?, wait: Duration) async throws -> ScanSwitch {
+        var components = URLComponents(url: url("v1", "scanners", scanner.rawValue, "switch"), resolvingAgainstBaseURL: false)!
+        if let revision {
+            components.queryItems = [
+                URLQueryItem(name: "revision", value: String(revision)),
+                URLQueryItem(name: "wait", value: String(Int(wait.seconds.rounded(.up)))),
+            ]
+        }
+        let timeout = revision == nil ? Self.requestTimeout : wait + Self.longPollGrace
+        let response = try await client.send(HTTPRequest(.get, components.url!, timeout: timeout))
+        return try Self.decode(ScanSwitch.self, from: response, expecting: [200])
+    }
+
+    /// `GET /v1/locations/{id}`. Throws like ``scanSwitch(of:afterRevision:wait:)``.
+    func location(_ id: Int64, timeout: Duration = requestTimeout) async throws -> Location {
+        let response = try await client.send(HTTPRequest(.get, url("v1", "locations", String(id)), timeout: timeout))
+        return try Self.decode(Location.self, from: response, expecting: [200])
+    }
+
+    /// `POST /v1/measurements` with an already encoded ``MeasurementBatch``; any status is returned.
+    func postBatch(_ body: Data) async throws -> HTTPResponse {
+        try await client.send(HTTPRequest(.post, url("v1", "measurements"), body: body, timeout: Self.requestTimeout))
+    }
+
+    private func url(_ components: String...) -> URL {
+        components.reduce(baseURL) { $0.appendingPathComponent($1) }
+    }
+
+    static func decode<Body: Decodable>(_ type: Body.Type, from response: HTTPResponse, expecting statuses: Set<Int>) throws -> Body {
+        guard statuses.contains(response.status) else {
+            throw SwitchdAPIError.status(response.status, SwitchdAPIError.describe(response.body))
+        }
+        do {
+            return try JSONCoding.decoder().decode(Body.self, from: response.body)
+        } catch {
+            throw SwitchdAPIError.undecodable(String(describing: Body.self), "\(error)")
+        }
+    }
+}
+
+/// switchd answered, but not as hoped.
+enum SwitchdAPIError: Error, CustomStringConvertible {
+    /// An unexpected status, with switchd's error message when it sent one.
+    case status(Int, String)
+    /// A 2xx whose body was not the expected type.
+    case undecodable(String, String)
+
+    var status: Int? {
+        if case .status(let status, _) = self { return status }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .status(let status, let message): "HTTP \(status): \(message)"
+        case .undecodable(let type, let reason): "the answer is not a \(type): \(reason)"
+        }
+    }
+
+    /// Longest stretch of a non-JSON error body worth quoting in a log line.
+    static let quotedBodyLimit = 200
+
+    /// switchd's error message, or the start of whatever else the body held.
+    static func describe(_ body: Data) -> String {
+        if let error = try? JSONCoding.decoder().decode(APIErrorBody.self, from: body) {
+            return [error.error.code, error.error.field, error.error.message].compactMap { $0 }.joined(separator: " ")
+        }
+        // Not switchd's error shape (a proxy's page, say): quote it as text.
+        return String(decoding: body.prefix(quotedBodyLimit), as: UTF8.self)
+    }
+}

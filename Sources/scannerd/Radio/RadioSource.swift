@@ -1,0 +1,27 @@
+import Scan
+
+/// A Bluetooth LE receiver: advertisements arrive as they are heard, for as long as the stream
+/// is iterated. The stream throws when the radio fails; cancelling the iterating task stops it.
+protocol BLEScanner: Sendable {
+    func advertisements() -> AsyncThrowingStream<RadioReading, any Error>
+}
+
+/// A Wi-Fi interface: a scan is triggered, takes its time (channel by channel), and completes
+/// with every access point heard. Throws when the scan fails or is aborted.
+protocol WiFiScanner: Sendable {
+    func scanWiFi() async throws -> [RadioReading]
+}
+
+/// Where readings come from: a machine's radios, or a simulation of them. Either radio may be
+/// absent.
+protocol RadioSource: Sendable {
+    /// For logs: which source this is.
+    var name: String { get }
+    var ble: (any BLEScanner)? { get }
+    var wifi: (any WiFiScanner)? { get }
+
+    /// Called before each scan session with the switch it is for. Real radios have nothing to
+    /// do; a simulated scanner moves to the location being surveyed. Does not throw: a source
+    /// that cannot prepare logs why and scans as it is.
+    func prepare(for scanSwitch: ScanSwitch) async
+}

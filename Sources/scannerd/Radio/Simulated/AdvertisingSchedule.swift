@@ -1,0 +1,40 @@
+/// When each simulated beacon advertises: every beacon at its own steady rate, the beacons'
+/// phases spread over one interval as unsynchronised transmitters' would be.
+struct AdvertisingSchedule: Sendable {
+    private var due: [ContinuousClock.Instant?]
+    private let intervals: [Duration?]
+
+    /// A receiver that falls further behind than this (the process was stopped, say) skips the
+    /// advertisements it missed instead of delivering them in a burst.
+    static let maximumLag: Duration = .seconds(1)
+
+    /// `rates` in advertisements per second, one per beacon; a beacon with rate 0 never sends.
+    init(rates: [Double], start: ContinuousClock.Instant) {
+        let intervals = rates.map { $0 > 0 ? Duration.seconds(1 / $0) : nil }
+        self.intervals = intervals
+        due = intervals.enumerated().map { index, interval in
+            interval.map { start + $0 * (Double(index) / Double(rates.count)) }
+        }
+    }
+
+    /// When the next advertisement is due; nil when no beacon advertises.
+    var earliest: ContinuousClock.Instant? {
+        due.compactMap { $0 }.min()
+    }
+
+    /// Every advertisement due by `now`, in time order (ties by beacon index), as the beacon's
+    /// index and when it was sent; each beacon's next one is scheduled.
+    mutating func takeDue(asOf now: ContinuousClock.Instant) -> [(beacon: Int, sent: ContinuousClock.Instant)] {
+        var sent: [(beacon: Int, sent: ContinuousClock.Instant)] = []
+        for index in due.indices {
+            guard let interval = intervals[index], var next = due[index] else { continue }
+            if now - next > Self.maximumLag { next = now }
+            while next <= now {
+                sent.append((index, next))
+                next += interval
+            }
+            due[index] = next
+        }
+        return sent.sorted { ($0.sent, $0.beacon) < ($1.sent, $1.beacon) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Scan
+
+/// The simulated floor's radio environment as the scanner experiences it: where the scanner is,
+/// and the seeded noise of every reading. BLE and Wi-Fi draw from separate generators, so the
+/// same seed gives the same readings of each however the two interleave.
+actor SimulatedAir {
+    let floor: SimulatedFloor
+    private let trajectory: Trajectory
+    private let start: ContinuousClock.Instant
+    private var standing: PlanPoint?
+    private var bleGenerator: SeededGenerator
+    private var wifiGenerator: SeededGenerator
+
+    init(floor: SimulatedFloor, trajectory: Trajectory, seed: UInt64, start: ContinuousClock.Instant = .now) {
+        self.floor = floor
+        self.trajectory = trajectory
+        self.start = start
+        var seeds = SeededGenerator(seed: seed)
+        bleGenerator = SeededGenerator(seed: seeds.next())
+        wifiGenerator = SeededGenerator(seed: seeds.next())
+    }
+
+    /// The scanner's position: where it was put with ``stand(at:)``, else along its trajectory.
+    func position(at instant: ContinuousClock.Instant) -> PlanPoint {
+        standing ?? trajectory.position(after: (instant - start).seconds)
+    }
+
+    /// Puts the scanner at `point` (someone carried it there); nil resumes the trajectory.
+    func stand(at point: PlanPoint?) {
+        standing = point
+    }
+
+    /// The advertisements of the given beacons sent at the given times, as heard from where the
+    /// scanner is now; those too weak to be heard are left out.
+    func advertisements(_ sent: [(beacon: Int, time: Date)]) -> [RadioReading] {
+        let here = position(at: .now)
+        return sent.compactMap { beaconIndex, time in
+            let beacon = floor.beacons[beaconIndex]
+            return Reception.sample(
+                beacon.pathLoss, from: beacon.position, at: here, sensitivity: floor.sensitivity, using: &bleGenerator
+            ).map { RadioReading(observation: .ble(beacon.ble), rssi: $0, time: time) }
+        }
+    }
+
+    /// Every access point heard from where the scanner is now.
+    func wifiScanResults() -> [RadioReading] {
+        let here = position(at: .now)
+        let time = Date()
+        return floor.accessPoints.compactMap { accessPoint in
+            Reception.sample(
+                accessPoint.pathLoss, from: accessPoint.position, at: here, sensitivity: floor.sensitivity,
+                using: &wifiGenerator
+            ).map { RadioReading(observation: .wifi(accessPoint.wifi), rssi: $0, time: time) }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import Scan
+
+/// Foundation has a `Measurement` too; in scannerd the word always means a radio reading.
+typealias Measurement = Scan.Measurement

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import Scan
+import ServiceLifecycle
+
+/// scannerd wired together: the spool, the uploader, the scan controller and the switch
+/// watcher, run as one service group. `scannerd run` and the tests both build it here.
+///
+/// The group starts the services in that order and, on SIGTERM or SIGINT, stops them in the
+/// reverse order: the watcher stops listening, the controller ends the scan session, the
+/// uploader stops, and the spool seals the open batch to disk last.
+struct Scannerd {
+    let services: [any Service]
+    let spool: Spool
+    let events: EventLog
+    let logger: Logger
+    /// Held while this value lives: one scannerd per state directory.
+    private let lock: DirectoryLock
+
+    /// Builds every part. Throws when the state directory cannot be made or is in use by another
+    /// scannerd, the event log cannot be opened, or the spool cannot recover what a previous run left.
+    init(_ configuration: ScannerdConfiguration, http: any HTTPClient, logger: Logger) throws {
+        lock = try Self.claimStateDirectory(configuration)
+        let events = try EventLog(configuration.events, logger: logger)
+        let spool = try Spool(
+            directory: configuration.spoolDirectory,
+            settings: Spool.Settings(scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge),
+            events: events, logger: logger
+        )
+        let api = SwitchdAPI(baseURL: configuration.switchd, client: http)
+        let radio = Self.radio(configuration, api: api, logger: logger)
+        let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
+        services = [
+            spool,
+            Uploader(spool: spool, api: api, events: events, logger: logger),
+            ScanController(switches: switches, radio: radio, spool: spool, events: events, logger: logger),
+            SwitchWatcher(
+                api: api, scannerID: configuration.scannerID, store: SwitchStore(path: configuration.switchPath),
+                switches: switchContinuation, events: events, logger: logger
+            ),
+        ]
+        self.spool = spool
+        self.events = events
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM or SIGINT (graceful: the open batch is sealed) or until a service fails.
+    func run() async throws {
+        let group = ServiceGroup(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger
+        )
+        try await group.run()
+    }
+
+    /// Creates the state directory and takes its lock; throws when another scannerd holds it.
+    private static func claimStateDirectory(_ configuration: ScannerdConfiguration) throws -> DirectoryLock {
+        try FileSystem.makeDirectories(configuration.stateDirectory)
+        do {
+            return try DirectoryLock(path: configuration.lockPath)
+        } catch where error.errno == EWOULDBLOCK {
+            throw ScannerdError.stateDirectoryInUse(configuration.stateDirectory)
+        }
+    }
+
+    /// The radio source `--radio` asks for, said once in the log with the reason.
+    private static func radio(_ configuration: ScannerdConfiguration, api: SwitchdAPI, logger: Logger) -> any RadioSource {
+        let decision = RadioDecision.decide(configuration.radio, adapters: .detect())
+        let settings = configuration.simulation
+        logger.info("radio source", metadata: [
+            "source": "\(decision.source.rawValue)", "why": "\(decision.reason)", "seed": "\(settings.seed)",
+            "trajectory": "\(settings.trajectoryText)", "followSurvey": "\(settings.followSurvey)",
+        ])
+        switch decision.source {
+        case .simulated:
+            let positions = SurveyPositions { locationID in
+                let location = try await api.location(locationID, timeout: SimulatedRadio.locationTimeout)
+                return PlanPoint(x: location.x, y: location.y)
+            }
+            return SimulatedRadio(floor: .demo(), settings: settings, surveyPositions: positions, logger: logger)
+        }
+    }
+}
+
+enum ScannerdError: Error, CustomStringConvertible {
+    case stateDirectoryInUse(String)
+
+    var description: String {
+        switch self {
+        case .stateDirectoryInUse(let path):
+            "another scannerd is running with the state directory \(path); give each scannerd its own --state-dir"
+        }
+    }
+}

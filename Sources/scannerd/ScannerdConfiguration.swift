@@ -1,0 +1,22 @@
+import Foundation
+import Scan
+
+/// Everything `scannerd run` was told.
+struct ScannerdConfiguration: Sendable {
+    var switchd: URL
+    var scannerID: ScannerID
+    /// Holds the spool, the last known switch and the lock that keeps a second scannerd out.
+    var stateDirectory: String
+    var radio: RadioChoice
+    var simulation: SimulationSettings
+    var batchSize: Int
+    var batchAge: Duration
+    var events: EventLog.Destination
+
+    static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
+    static let defaultStateDirectory = "./state/scannerd"
+
+    var lockPath: String { stateDirectory + "/lock" }
+    var switchPath: String { stateDirectory + "/switch.json" }
+    var spoolDirectory: String { stateDirectory + "/spool" }
+}

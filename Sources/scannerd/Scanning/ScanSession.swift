@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import Scan
+
+/// One switch revision's scanning: the BLE stream and repeated Wi-Fi scans run side by side
+/// until the session is stopped or its stop condition is met. Every reading becomes a
+/// measurement of the current scan cycle, appended to the spool under the session's revision.
+final class ScanSession: Sendable {
+    let scanSwitch: ScanSwitch
+    let radio: any RadioSource
+    let spool: Spool
+    let events: EventLog
+    let logger: Logger
+    private let stopRequests: AsyncStream<Void>
+    private let stopContinuation: AsyncStream<Void>.Continuation
+
+    /// Without a Wi-Fi radio, scan cycles are counted by this clock instead.
+    static let cycleWithoutWiFi: Duration = .seconds(1)
+    static let initialRetryDelay: Duration = .milliseconds(100)
+    static let maximumRetryDelay: Duration = .seconds(5)
+
+    /// Why a session ended, or (for the radios) why one of its tasks did.
+    enum Ending: Sendable {
+        /// ``stop()`` was called: the switch moved on.
+        case stopped
+        /// `{scans: N}` or `{seconds: T}` was met.
+        case stopConditionMet
+        /// The BLE stream ended or failed; Wi-Fi scanning goes on.
+        case bleEnded
+        /// The task was cancelled because the session is ending anyway.
+        case cancelled
+    }
+
+    init(scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, events: EventLog, logger: Logger) {
+        self.scanSwitch = scanSwitch
+        self.radio = radio
+        self.spool = spool
+        self.events = events
+        var logger = logger
+        logger[metadataKey: "revision"] = "\(scanSwitch.revision)"
+        self.logger = logger
+        (stopRequests, stopContinuation) = AsyncStream.makeStream()
+    }
+
+    var revision: Int { scanSwitch.revision }
+
+    /// Ends the session soon: its radios are cancelled and ``run()`` returns. May come before
+    /// `run()` starts.
+    func stop() {
+        stopContinuation.finish()
+    }
+
+    /// Scans until stopped or the stop condition is met; records `scanning` once the radios are
+    /// armed and `idle` when done. A session that meets its own stop condition seals the open
+    /// batch, so its last readings go out at once.
+    func run() async -> Ending {
+        await radio.prepare(for: scanSwitch)
+        let cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
+        let advertisements = radio.ble?.advertisements()
+        events.record(.scanning(revision: revision))
+        logger.info("scanning", metadata: ["radio": "\(radio.name)", "mode": "\(scanSwitch.mode.rawValue)"])
+        let ending = await withTaskGroup(of: Ending.self) { group in
+            if let advertisements {
+                group.addTask { await self.record(advertisements, cycle: cycle) }
+            }
+            group.addTask { await self.scanCycles(cycle) }
+            if case .seconds(let seconds)? = scanSwitch.stopAfter {
+                group.addTask {
+                    do {
+                        try await Task.sleep(for: .seconds(seconds))
+                        return .stopConditionMet
+                    } catch {
+                        return .cancelled
+                    }
+                }
+            }
+            group.addTask {
+                for await _ in self.stopRequests {}
+                return .stopped
+            }
+            var ending = Ending.cancelled
+            while let next = await group.next() {
+                if case .bleEnded = next { continue }
+                ending = next
+                break
+            }
+            group.cancelAll()
+            return ending
+        }
+        if case .stopConditionMet = ending {
+            await sealOpenBatch()
+        }
+        events.record(.idle(revision: revision))
+        logger.info("idle", metadata: ["why": "\(ending)"])
+        return ending
+    }
+
+    /// Appends every advertisement heard, tagged with the cycle it was heard in.
+    private func record(_ advertisements: AsyncThrowingStream<RadioReading, any Error>, cycle: ScanCycle) async -> Ending {
+        do {
+            for try await reading in advertisements {
+                guard let index = cycle.current else { continue }
+                await append(reading.measurement(scan: index))
+            }
+            if Task.isCancelled { return .cancelled }
+            logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")
+        } catch {
+            if Task.isCancelled { return .cancelled }
+            logger.error("the BLE radio failed; scanning Wi-Fi only", metadata: ["error": "\(error)"])
+        }
+        return .bleEnded
+    }
+
+    /// Runs scan cycles back to back: a Wi-Fi scan, its readings appended as the current cycle,
+    /// the cycle ended. A failed scan is retried with backoff and does not end the cycle.
+    private func scanCycles(_ cycle: ScanCycle) async -> Ending {
+        var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
+        while !Task.isCancelled {
+            let readings: [RadioReading]
+            do {
+                if let wifi = radio.wifi {
+                    readings = try await wifi.scanWiFi()
+                } else {
+                    try await Task.sleep(for: Self.cycleWithoutWiFi)
+                    readings = []
+                }
+                backoff.reset()
+            } catch {
+                if Task.isCancelled { return .cancelled }
+                logger.error("a Wi-Fi scan failed; retrying", metadata: ["error": "\(error)"])
+                do {
+                    try await Task.sleep(for: backoff.nextDelay())
+                } catch {
+                    return .cancelled
+                }
+                continue
+            }
+            guard let index = cycle.current else { return .cancelled }
+            for reading in readings {
+                await append(reading.measurement(scan: index))
+            }
+            if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {
+                cycle.finish()
+                return .stopConditionMet
+            }
+            cycle.advance()
+        }
+        return .cancelled
+    }
+
+    /// A measurement the spool cannot take is lost; that is logged as an error.
+    private func append(_ measurement: Measurement) async {
+        do {
+            try await spool.append(measurement, revision: revision)
+        } catch {
+            logger.error("could not spool a measurement; it is lost", metadata: [
+                "measurementID": "\(measurement.id)", "error": "\(error)",
+            ])
+        }
+    }
+
+    private func sealOpenBatch() async {
+        do {
+            try await spool.sealOpenBatch()
+        } catch {
+            logger.error("could not seal the session's last batch; it is sealed later", metadata: ["error": "\(error)"])
+        }
+    }
+}

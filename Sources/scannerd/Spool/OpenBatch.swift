@@ -1,0 +1,67 @@
+import Foundation
+import Scan
+
+/// A batch as the spool holds it: its measurements as the JSON lines of its journal.
+struct SpooledBatch {
+    let batchID: UUID
+    let scannerID: ScannerID
+    let revision: Int
+    /// One ``MeasurementLine`` per measurement, without the newline.
+    private(set) var lines: [Data] = []
+    private(set) var ids: [UUID] = []
+
+    init(batchID: UUID, scannerID: ScannerID, revision: Int) {
+        self.batchID = batchID
+        self.scannerID = scannerID
+        self.revision = revision
+    }
+
+    var count: Int { lines.count }
+
+    mutating func append(_ line: Data, id: UUID) {
+        lines.append(line)
+        ids.append(id)
+    }
+
+    /// The ``MeasurementBatch`` JSON, keys sorted as `JSONCoding` sorts them, put together from
+    /// the lines without decoding them again.
+    var json: Data {
+        let head = "{\"batchID\":\"\(batchID.uuidString)\",\"measurements\":["
+        var tail = "],\"scannerID\":"
+        MeasurementLine.appendJSONString(scannerID.rawValue, to: &tail)
+        tail += ",\"switchRevision\":\(revision)}"
+        var json = Data(capacity: lines.reduce(head.utf8.count + tail.utf8.count) { $0 + $1.count + 1 })
+        json.append(contentsOf: head.utf8)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(line)
+        }
+        json.append(contentsOf: tail.utf8)
+        return json
+    }
+}
+
+/// The batch measurements are being appended to: its journal, open for appending, and the
+/// lines already in it.
+struct OpenBatch {
+    let name: JournalFileName
+    let path: String
+    let descriptor: FileDescriptor
+    var batch: SpooledBatch
+
+    init(name: JournalFileName, path: String, descriptor: FileDescriptor) {
+        self.name = name
+        self.path = path
+        self.descriptor = descriptor
+        batch = SpooledBatch(batchID: name.batch.batchID, scannerID: name.scannerID, revision: name.revision)
+    }
+
+    var batchID: UUID { name.batch.batchID }
+    var revision: Int { name.revision }
+}
+
+/// A batch that has just opened, and when it must be sealed by age.
+struct OpenedBatch: Sendable {
+    let batchID: UUID
+    let deadline: ContinuousClock.Instant
+}

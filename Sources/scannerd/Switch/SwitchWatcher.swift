@@ -1,0 +1,107 @@
+import Logging
+import Scan
+import ServiceLifecycle
+
+/// Follows this scanner's switch on switchd by long-polling and hands every new revision to the
+/// scan controller.
+///
+/// The last known switch is saved in the state directory and handed on first at startup, so a
+/// restart without switchd resumes what was running. When switchd cannot be reached or answers
+/// 5xx, the watcher keeps the last switch and retries with backoff (100 ms doubling to 5 s); a
+/// 404 means this scanner is not registered, said clearly in the log, and retried the same way.
+struct SwitchWatcher: Service, CustomStringConvertible {
+    let api: SwitchdAPI
+    let scannerID: ScannerID
+    let store: SwitchStore
+    let switches: AsyncStream<ScanSwitch>.Continuation
+    let events: EventLog
+    let logger: Logger
+
+    /// How the service group names it in its logs.
+    var description: String { "SwitchWatcher" }
+
+    /// How long switchd may hold one long-poll (its default; its maximum is 60 s).
+    static let longPollWait: Duration = .seconds(30)
+    static let initialRetryDelay: Duration = .milliseconds(100)
+    static let maximumRetryDelay: Duration = .seconds(5)
+
+    func run() async throws {
+        defer { switches.finish() }
+        let saved = loadSaved()
+        if let saved {
+            logger.info("resuming the last known switch until switchd answers", metadata: metadata(of: saved))
+            switches.yield(saved)
+        }
+        do {
+            try await cancelWhenGracefulShutdown { [self] in
+                try await watch(from: saved)
+            }
+        } catch is CancellationError {
+            logger.debug("stopped watching the switch")
+        }
+    }
+
+    private func watch(from saved: ScanSwitch?) async throws {
+        var known = saved
+        var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
+        while true {
+            do {
+                let current = try await api.scanSwitch(of: scannerID, afterRevision: known?.revision, wait: Self.longPollWait)
+                backoff.reset()
+                guard current.revision != known?.revision else { continue }
+                events.record(.switchReceived(revision: current.revision, scanning: current.scanning, mode: current.mode))
+                switches.yield(current)
+                logger.info("switch changed", metadata: metadata(of: current))
+                known = current
+                save(current)
+                continue
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let error as SwitchdAPIError where error.status == 404 {
+                logger.error("this scanner is not registered on switchd; register it with POST /v1/scanners", metadata: [
+                    "scannerID": "\(scannerID)", "switchd": "\(api.baseURL)", "error": "\(error)",
+                ])
+            } catch {
+                logger.warning("could not get the switch from switchd; keeping the last known one", metadata: [
+                    "switchd": "\(api.baseURL)", "error": "\(error)",
+                    "revision": "\(known.map { String($0.revision) } ?? "none")",
+                ])
+            }
+            try await Task.sleep(for: backoff.nextDelay())
+        }
+    }
+
+    /// A saved switch that cannot be read, or belongs to another scanner, is not used (logged).
+    private func loadSaved() -> ScanSwitch? {
+        do {
+            guard let saved = try store.load() else { return nil }
+            guard saved.scannerID == scannerID else {
+                logger.notice("ignoring the saved switch of another scanner", metadata: ["saved": "\(saved.scannerID)"])
+                return nil
+            }
+            return saved
+        } catch {
+            logger.error("could not read the saved switch; waiting for switchd", metadata: [
+                "file": "\(store.path)", "error": "\(error)",
+            ])
+            return nil
+        }
+    }
+
+    private func save(_ scanSwitch: ScanSwitch) {
+        do {
+            try store.save(scanSwitch)
+        } catch {
+            logger.error("could not save the switch; a restart without switchd will not resume it", metadata: [
+                "file": "\(store.path)", "error": "\(error)",
+            ])
+        }
+    }
+
+    private func metadata(of scanSwitch: ScanSwitch) -> Logger.Metadata {
+        [
+            "revision": "\(scanSwitch.revision)", "scanning": "\(scanSwitch.scanning)", "mode": "\(scanSwitch.mode.rawValue)",
+            "locationID": "\(scanSwitch.locationID.map(String.init) ?? "none")",
+        ]
+    }
+}

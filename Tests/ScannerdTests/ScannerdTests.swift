@@ -1,0 +1,76 @@
+import Foundation
+import Scan
+import Testing
+@testable import scannerd
+
+/// The whole daemon as `scannerd run` builds it, with switchd scripted at the HTTP edge.
+@Suite("scannerd wired together")
+struct ScannerdTests {
+    func configuration(_ directory: TemporaryDirectory) -> ScannerdConfiguration {
+        ScannerdConfiguration(
+            switchd: URL(string: "http://switchd.invalid:8080")!, scannerID: testScanner, stateDirectory: directory.file("state"),
+            radio: .simulated,
+            simulation: SimulationSettings(seed: 3, advertisingRate: 100, wifiScanDuration: .milliseconds(30)),
+            batchSize: 500, batchAge: .milliseconds(50), events: .file(directory.file("events.jsonl"))
+        )
+    }
+
+    /// Runs every service until the test cancels the returned task.
+    func start(_ scannerd: Scannerd) -> Task<Void, any Error> {
+        Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for service in scannerd.services {
+                    group.addTask { try await service.run() }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func aSurveyIsScannedSealedAndUploaded() async throws {
+        let directory = try TemporaryDirectory()
+        let survey = ScanSwitch(
+            scannerID: testScanner, scanning: true, mode: .survey, roomID: 1, locationID: 4, storeData: true,
+            stopAfter: .scans(2), revision: 2, changedAt: Date(timeIntervalSince1970: 1_795_000_000)
+        )
+        let location = Location(id: 4, roomID: 1, floorID: 1, name: "by the door", x: 3, y: 4)
+        let client = ScriptedHTTPClient { request, _ in
+            switch (request.method, request.url.path, request.url.query) {
+            case (.get, "/v1/scanners/test-scanner/switch", nil):
+                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(survey))
+            case (.get, "/v1/locations/4", nil):
+                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(location))
+            case (.post, "/v1/measurements", nil):
+                return try storedReceipt(for: request)
+            default:
+                try await Task.sleep(for: .seconds(3600)) // a long-poll with nothing new
+                throw CancellationError()
+            }
+        }
+        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger)
+        let running = start(scannerd)
+        defer { running.cancel() }
+        let eventLog = EventLogReader(path: directory.file("events.jsonl"))
+
+        try await eventually("the survey to be scanned and every batch acknowledged") {
+            let timeline = try eventLog.sessionTimeline()
+            let sealed = try eventLog.events("sealed").compactMap { $0["batchID"] as? String }
+            let acked = try eventLog.events("acked").compactMap { $0["batchID"] as? String }
+            return timeline.contains("idle 2") && !sealed.isEmpty && Set(sealed) == Set(acked)
+        }
+        #expect(try eventLog.sessionTimeline() == ["switch 2", "scanning 2", "idle 2"])
+        let posted = try await client.requests.filter { $0.method == .post }.map { try decodeBatch($0.body!) }
+        let readings = posted.flatMap(\.measurements)
+        #expect(posted.allSatisfy { $0.switchRevision == 2 && $0.scannerID == testScanner })
+        #expect(Set(readings.filter { $0.kind == .wifi }.map(\.scan)) == [0, 1])
+        #expect(Set(readings.map(\.kind)) == [.wifi, .ble])
+        let sealedIDs = try eventLog.events("sealed").flatMap { $0["ids"] as? [String] ?? [] }
+        #expect(Set(sealedIDs) == Set(readings.map(\.id.uuidString)), "every sealed reading was uploaded")
+        #expect(try await client.requests.filter { $0.url.path == "/v1/locations/4" }.count == 1)
+        #expect(try SwitchStore(path: directory.file("state/switch.json")).load() == survey)
+
+        #expect(throws: ScannerdError.self, "one scannerd per state directory") {
+            _ = try Scannerd(configuration(directory), http: client, logger: quietLogger)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed when the test is done.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scannerd-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

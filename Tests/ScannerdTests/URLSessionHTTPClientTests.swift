@@ -1,0 +1,65 @@
+import Foundation
+import Scan
+import Testing
+@testable import scannerd
+
+/// The real HTTP client against a real socket on loopback.
+@Suite("URLSession HTTP client")
+struct URLSessionHTTPClientTests {
+    @Test func postsTheBodyAndReturnsTheAnswer() async throws {
+        let server = try LoopbackHTTPServer { request in (201, Data("{\"got\":\(request.body.count)}".utf8)) }
+        defer { server.stop() }
+        let body = Data(repeating: UInt8(ascii: "x"), count: 300_000)
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/measurements")!
+        let response = try await URLSessionHTTPClient().send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
+        #expect(response.status == 201)
+        #expect(String(decoding: response.body, as: UTF8.self) == "{\"got\":300000}")
+        let request = try #require(server.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.target == "/v1/measurements")
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(request.headers["expect"] == nil, "no 100-continue round trip before the body")
+        #expect(request.body == body)
+    }
+
+    @Test func anErrorStatusIsAnAnswerNotAFailure() async throws {
+        let server = try LoopbackHTTPServer { _ in (503, Data("{}".utf8)) }
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
+        let response = try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+        #expect(response.status == 503)
+    }
+
+    @Test func cancellingEndsAHeldRequestAtOnce() async throws {
+        let server = try LoopbackHTTPServer { _ in nil }
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
+        let client = URLSessionHTTPClient()
+        let request = Task { try await client.send(HTTPRequest(.get, url, timeout: .seconds(40))) }
+        try await eventually("the request to arrive") { !server.requests.isEmpty }
+        let start = ContinuousClock.now
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func aRefusedConnectionThrows() async throws {
+        let server = try LoopbackHTTPServer { _ in (200, Data()) }
+        let port = server.port
+        server.stop()
+        let url = URL(string: "http://127.0.0.1:\(port)/healthz")!
+        await #expect(throws: (any Error).self) {
+            try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(5)))
+        }
+    }
+
+    @Test func theSwitchdAPIDecodesASwitch() async throws {
+        let current = ScanSwitch(scannerID: .default, scanning: true, mode: .survey, locationID: 4, storeData: true, revision: 5, changedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let body = try JSONCoding.encoder().encode(current)
+        let server = try LoopbackHTTPServer { _ in (200, body) }
+        defer { server.stop() }
+        let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: URLSessionHTTPClient())
+        #expect(try await api.scanSwitch(of: .default, afterRevision: 4, wait: .seconds(30)) == current)
+        #expect(server.requests.first?.target == "/v1/scanners/default/switch?revision=4&wait=30")
+    }
+}
