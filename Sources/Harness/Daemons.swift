@@ -36,12 +36,14 @@ public struct ScannerdInstance: Sendable {
         in folder: TemporaryFolder, switchd: URL, scannerID: String = "default",
         eventsPath: String? = nil, arguments: [String] = [], label: String = "scannerd"
     ) throws -> ScannerdInstance {
+        // The state folder does not depend on the label: a restarted scannerd must find the
+        // journal and batches its killed predecessor left.
         let eventsPath = eventsPath ?? folder.path("\(label)-events.jsonl")
         let process = try ManagedProcess(
             name: label, executable: try Binaries.url("scannerd"),
             arguments: [
                 "run", "--switchd", switchd.absoluteString, "--scanner-id", scannerID,
-                "--state-dir", folder.path("\(label)-state"), "--radio", "simulated", "--events", eventsPath,
+                "--state-dir", folder.path("scannerd-state"), "--radio", "simulated", "--events", eventsPath,
             ] + arguments,
             stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
         )

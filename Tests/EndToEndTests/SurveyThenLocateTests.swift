@@ -73,7 +73,9 @@ struct SurveyThenLocateTests {
 
         // Locate without storing: scannerd scans and uploads, switchd acknowledges and keeps nothing.
         let before = try await api.allMeasurements().count
-        let locate = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .locate, roomID: .set(nil), locationID: .set(nil), storeData: false))
+        // stopAfter outlives a run (an admin sets "20 scans" once and moves from spot to spot), so
+        // locating until told otherwise clears it.
+        let locate = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .locate, roomID: .set(nil), locationID: .set(nil), storeData: false, stopAfter: .set(nil)))
         #expect(locate.mode == .locate && !locate.storeData)
         _ = try await scannerd.waitForEvent { $0.event == "scanning" && $0.revision == locate.revision }
         let locateBatches = try await waitForAckedBatches(scannerd, revision: locate.revision, count: 2)

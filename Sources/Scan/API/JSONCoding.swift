@@ -27,14 +27,13 @@ public enum JSONCoding {
     }
 
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let withoutFraction = Date.ISO8601FormatStyle()
 
     public static func formatDate(_ date: Date) -> String {
         date.formatted(withFraction)
     }
 
+    /// Reads an RFC 3339 timestamp (any offset, any number of fractional digits); nil otherwise.
     public static func parseDate(_ text: String) -> Date? {
-        if let date = try? withFraction.parse(text) { return date }
-        return try? withoutFraction.parse(text)
+        RFC3339.parse(text)
     }
 }

@@ -20,7 +20,7 @@ public struct MACAddress: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Parses `aa:bb:cc:dd:ee:ff` (or with `-`). Throws when the text is not six hex octets.
     public init(_ text: String) throws(FieldError) {
-        let parts = text.split(separator: text.contains("-") ? "-" : ":", omittingEmptySubsequences: false)
+        let parts = text.split(separator: text.utf8.contains(UInt8(ascii: "-")) ? "-" : ":", omittingEmptySubsequences: false)
         guard parts.count == 6 else {
             throw FieldError("must be six hex octets like aa:bb:cc:dd:ee:ff, got \"\(text)\"")
         }

@@ -143,12 +143,23 @@ extension Measurement: Codable {
                 address: try c.decode(BLEAddress.self, forKey: .address),
                 beacon: BeaconID(
                     uuid: try c.decode(UUID.self, forKey: .uuid),
-                    major: try c.decode(UInt16.self, forKey: .major),
-                    minor: try c.decode(UInt16.self, forKey: .minor)
+                    major: try Self.decodeUInt16(c, .major),
+                    minor: try Self.decodeUInt16(c, .minor)
                 ),
                 txPower: try c.decode(Int.self, forKey: .txPower)
             ))
         }
+    }
+
+    /// Decodes as a whole number and range-checks it here, so an out-of-range major or minor is
+    /// reported against its field (Foundation reports a number that overflows the type as "not
+    /// valid JSON", with no field).
+    private static func decodeUInt16(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt16 {
+        let value = try c.decode(Int.self, forKey: key)
+        guard let narrow = UInt16(exactly: value) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must be a whole number from 0 to 65535, got \(value)")
+        }
+        return narrow
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -52,7 +52,8 @@ public struct SimulatedFloor: Hashable, Sendable {
         ]
         let accessPoints = apSpots.enumerated().map { index, spot in
             AccessPoint(
-                wifi: WiFiObservation(bssid: BSSID(rawValue: 0x02_00_00_00_01_00 | UInt64(index) << 8), ssid: spot.2, frequencyMHz: spot.1),
+                // 02:00:00:00:0K:00, as mac80211_hwsim names radio K.
+                wifi: WiFiObservation(bssid: BSSID(rawValue: 0x02_00_00_00_00_00 | UInt64(index + 1) << 8), ssid: spot.2, frequencyMHz: spot.1),
                 position: spot.0, pathLoss: wifiModel
             )
         }
