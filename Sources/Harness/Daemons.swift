@@ -9,9 +9,12 @@ public struct SwitchdInstance: Sendable {
 
     /// Starts switchd and waits until it says it listens. A given `port` lets a restarted switchd
     /// come back where its scanners look for it.
-    public static func start(in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd") async throws -> SwitchdInstance {
+    /// Instances with the same `stateName` in one folder share a database (a restart).
+    public static func start(
+        in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd", stateName: String = "switchd-state"
+    ) async throws -> SwitchdInstance {
         let port = try port ?? freeLoopbackPort()
-        let stateDir = folder.path("switchd-state")
+        let stateDir = folder.path(stateName)
         let process = try ManagedProcess(
             name: label, executable: try Binaries.url("switchd"),
             arguments: ["--host", "127.0.0.1", "--port", String(port), "--state-dir", stateDir] + arguments,

@@ -18,7 +18,7 @@ struct FlipLatencyBench {
     }
 
     func run(in folder: TemporaryFolder) async throws -> Result {
-        let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-flips")
+        let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-flips", stateName: "switchd-flips")
         defer { switchd.process.signal(SIGKILL) }
         let scannerd = try ManagedProcess(
             name: "scannerd", executable: try Binaries.url("scannerd"),

@@ -20,7 +20,7 @@ struct IngestBench {
     }
 
     func run(in folder: TemporaryFolder) async throws -> Result {
-        let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-ingest")
+        let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-ingest", stateName: "switchd-ingest")
         defer { switchd.process.signal(SIGKILL) }
         let api = APIClient(baseURL: switchd.baseURL)
         let floor = try await api.createFloor("Ingest floor")

@@ -6,7 +6,8 @@ import Harness
 /// The raw SQLite baseline: copies switchd's database file, reads back the measurement rows
 /// switchd stored, empties the table and inserts the same rows with `sqlite3_prepare_v2` /
 /// `sqlite3_bind_value` / `sqlite3_step`, one transaction per batch — the fastest honest way to put
-/// those rows into that schema (same table, indexes, foreign keys, WAL) on this machine.
+/// those rows into that schema (same table, indexes, foreign keys, WAL, synchronous=FULL) on this
+/// machine.
 struct RawInsertBaseline {
     let database: String
     let copyTo: String
@@ -23,7 +24,8 @@ struct RawInsertBaseline {
         let db = try SQLiteHandle(path: copyTo)
         defer { db.close() }
         try db.exec("PRAGMA journal_mode=WAL")
-        try db.exec("PRAGMA synchronous=NORMAL")
+        // The same durability switchd promises: an acknowledged batch survives a power cut.
+        try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
 
         let columns = try db.columns(of: "measurement").filter { $0 != "sequence" }

@@ -42,6 +42,7 @@ struct SurveyThenLocateTests {
             #expect(rows.allSatisfy { $0.locationID == location.id && $0.roomID == room.id && $0.mode == .survey && $0.switchRevision == on.revision })
             #expect(Set(rows.map(\.measurement.kind)) == [.wifi, .ble], "both radios were heard")
             #expect(Set(rows.map(\.measurement.scan)) == [0, 1, 2])
+            #expect(Set(rows.filter { $0.measurement.kind == .wifi }.map(\.measurement.scan)) == [0, 1, 2], "all three Wi-Fi scans are in before the switch turns off")
             stored[location.id] = rows
         }
 

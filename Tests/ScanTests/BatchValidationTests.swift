@@ -38,6 +38,20 @@ struct BatchValidationTests {
         #expect(throws: ValidationError.self) { try batch([wifi()], revision: 0).validate() }
     }
 
+    @Test func completedScansComeFromTheBatchOrItsReadings() throws {
+        var readings = [wifi(), wifi(), wifi()]
+        readings[1].scan = 4
+        var batch = batch(readings)
+        #expect(batch.completedScans == 5, "without a count, the highest scan index counts as done")
+        batch.scansCompleted = 4
+        #expect(batch.completedScans == 4)
+        try batch.validate()
+        batch.scansCompleted = -1
+        #expect(throws: ValidationError.self) { try batch.validate() }
+        let decoded = try JSONCoding.decoder().decode(MeasurementBatch.self, from: JSONCoding.encoder().encode(self.batch([wifi()])))
+        #expect(decoded.scansCompleted == nil)
+    }
+
     @Test func repeatedMeasurementIDsAreRefused() {
         let one = wifi()
         do throws(ValidationError) {

@@ -65,6 +65,15 @@ struct ScanControllerTests {
         #expect(wifi.map(\.scan) == wifi.map(\.scan).sorted(), "scan indices increase")
         #expect(ble.map(\.scan) == ble.map(\.scan).sorted(), "scan indices increase")
         #expect(Set(spooled.map(\.measurement.id)).count == spooled.count, "every reading has its own ID")
+        // The last batch tells switchd all three scans are complete; none claims more than its
+        // readings show.
+        let batches = try rig.spool.decodedReadyBatches()
+        #expect(batches.last?.scansCompleted == 3)
+        for batch in batches {
+            if let claimed = batch.scansCompleted, let highest = batch.measurements.map(\.scan).max() {
+                #expect(claimed >= highest, "a batch never claims fewer scans than its readings show")
+            }
+        }
         // Nothing more arrives once the session has stopped.
         try await Task.sleep(for: .milliseconds(100))
         #expect(try await rig.spooled().count == spooled.count)

@@ -140,6 +140,26 @@ import Testing
         }
     }
 
+    @Test func aBatchsScanCountOutranksItsReadingsScanIndices() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let spot = try await SurveySpot.make(client)
+            let on = try await client.startSurvey(at: spot.location.id, stopAfter: .scans(2))
+            // BLE heard during the second scan, before that scan's Wi-Fi results: scan 1 is not
+            // complete yet, so the switch stays on.
+            var early = Readings.batch([Readings.ble(scan: 1)], revision: on.revision)
+            early.scansCompleted = 1
+            _ = try await client.uploadNew(early)
+            let stillOn = try await client.expect(.ok, get: "/v1/scanners/default/switch", as: ScanSwitch.self)
+            #expect(stillOn.scanning && stillOn.scansCompleted == 1 && stillOn.revision == on.revision)
+
+            var done = Readings.batch([Readings.wifi(scan: 1)], revision: on.revision)
+            done.scansCompleted = 2
+            _ = try await client.uploadNew(done)
+            let stopped = try await client.expect(.ok, get: "/v1/scanners/default/switch", as: ScanSwitch.self)
+            #expect(!stopped.scanning && stopped.stoppedBy == .stopCondition && stopped.scansCompleted == 2)
+        }
+    }
+
     @Test func secondsConditionStopsTheSwitchByTheTimer() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let clock = ContinuousClock()

@@ -11,12 +11,24 @@ public struct MeasurementBatch: Codable, Hashable, Sendable {
     /// keep them (locate).
     public var switchRevision: Int
     public var measurements: [Measurement]
+    /// How many scan cycles of this revision the scanner had completed when it sealed the batch;
+    /// every reading of those cycles is in this batch or an earlier one. switchd moves survey
+    /// progress (and `{scans: N}` stops) by it. Left out, the highest `scan` index in the batch
+    /// counts as completed.
+    public var scansCompleted: Int?
 
-    public init(batchID: UUID, scannerID: ScannerID, switchRevision: Int, measurements: [Measurement]) {
+    public init(batchID: UUID, scannerID: ScannerID, switchRevision: Int, measurements: [Measurement], scansCompleted: Int? = nil) {
         self.batchID = batchID
         self.scannerID = scannerID
         self.switchRevision = switchRevision
         self.measurements = measurements
+        self.scansCompleted = scansCompleted
+    }
+
+    /// The scan cycles of the revision this batch says are complete: ``scansCompleted``, or one
+    /// past the highest `scan` index of its readings.
+    public var completedScans: Int {
+        scansCompleted ?? ((measurements.map(\.scan).max() ?? -1) + 1)
     }
 
     public static let maxMeasurements = 10_000
@@ -25,6 +37,9 @@ public struct MeasurementBatch: Codable, Hashable, Sendable {
     public func validate() throws(ValidationError) {
         guard switchRevision >= 1 else {
             throw ValidationError(field: "switchRevision", reason: "must be 1 or more, got \(switchRevision)")
+        }
+        if let scansCompleted, !(0...StopCondition.maxScans).contains(scansCompleted) {
+            throw ValidationError(field: "scansCompleted", reason: "must be between 0 and \(StopCondition.maxScans), got \(scansCompleted)")
         }
         guard !measurements.isEmpty else {
             throw ValidationError(field: "measurements", reason: "must hold at least one measurement")

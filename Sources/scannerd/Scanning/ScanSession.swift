@@ -139,6 +139,7 @@ final class ScanSession: Sendable {
             for reading in readings {
                 await append(reading.measurement(scan: index))
             }
+            await spool.recordScansCompleted(index + 1, revision: revision)
             if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {
                 cycle.finish()
                 return .stopConditionMet

@@ -9,6 +9,9 @@ struct SpooledBatch {
     /// One ``MeasurementLine`` per measurement, without the newline.
     private(set) var lines: [Data] = []
     private(set) var ids: [UUID] = []
+    /// Scan cycles of the revision complete when the batch was sealed; nil when unknown (a
+    /// journal sealed after a crash).
+    var scansCompleted: Int?
 
     init(batchID: UUID, scannerID: ScannerID, revision: Int) {
         self.batchID = batchID
@@ -29,6 +32,7 @@ struct SpooledBatch {
         let head = "{\"batchID\":\"\(batchID.uuidString)\",\"measurements\":["
         var tail = "],\"scannerID\":"
         MeasurementLine.appendJSONString(scannerID.rawValue, to: &tail)
+        if let scansCompleted { tail += ",\"scansCompleted\":\(scansCompleted)" }
         tail += ",\"switchRevision\":\(revision)}"
         var json = Data(capacity: lines.reduce(head.utf8.count + tail.utf8.count) { $0 + $1.count + 1 })
         json.append(contentsOf: head.utf8)

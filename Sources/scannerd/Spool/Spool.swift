@@ -29,6 +29,9 @@ actor Spool {
     /// Batches whose sealing failed (a full disk, say); retried at every later seal.
     private var unsealed: [OpenBatch] = []
     private var nextSequence: Int
+    /// The latest count of completed scan cycles, and of which revision; sealed batches of that
+    /// revision carry it.
+    private var completedScans: (revision: Int, count: Int)?
 
     /// Yields (coalesced) whenever a batch has been sealed into `ready/`. One consumer.
     nonisolated let readyBatchesArrived: AsyncStream<Void>
@@ -82,13 +85,22 @@ actor Spool {
         }
     }
 
+    /// Records that `count` scan cycles of `revision` are complete: every reading of them has been
+    /// appended. The next batch sealed carries the count, which is how switchd learns of progress.
+    func recordScansCompleted(_ count: Int, revision: Int) {
+        completedScans = (revision, count)
+    }
+
     /// Seals the open batch now, if there is one, after any whose sealing failed before.
     ///
     /// Throws like ``append(_:revision:)``; a batch that could not be sealed keeps its journal
     /// and is tried again at the next seal, or sealed on the next start.
     func sealOpenBatch() throws {
-        if let batch = openBatch {
+        if var batch = openBatch {
             openBatch = nil
+            if let completedScans, completedScans.revision == batch.revision {
+                batch.batch.scansCompleted = completedScans.count
+            }
             do {
                 try batch.descriptor.close()
             } catch {

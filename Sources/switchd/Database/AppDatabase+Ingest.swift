@@ -112,12 +112,12 @@ extension AppDatabase {
         return stored
     }
 
-    /// Moves the current revision's survey progress to the batch's highest scan index; returns the
-    /// new revision when that completes a `{scans: N}` condition. Batches of older revisions
-    /// change nothing.
+    /// Moves the current revision's survey progress to the scans the batch says are complete
+    /// (``MeasurementBatch/completedScans``); returns the new revision when that completes a
+    /// `{scans: N}` condition. Batches of older revisions change nothing.
     private static func recordProgress(of batch: MeasurementBatch, on current: ScanSwitch, at now: Date, in db: Database) throws -> ScanSwitch? {
-        guard let lastScan = batch.measurements.map(\.scan).max() else { return nil }
-        let next = current.recordingScan(lastScan, ofRevision: batch.switchRevision, at: now)
+        guard batch.completedScans > 0 else { return nil }
+        let next = current.recordingScan(batch.completedScans - 1, ofRevision: batch.switchRevision, at: now)
         guard next != current else { return nil }
         var progressed = current
         progressed.scansCompleted = next.scansCompleted
