@@ -21,6 +21,9 @@ struct Report {
             "",
         ]
         lines.forEach { Swift.print($0) }
+        #if DEBUG
+        Swift.print("(debug build: these figures are not the product's; scripts/bench measures a release build)")
+        #endif
         let json: [String: Double] = [
             "flipToScanningP50Ms": flip.flipToScanning.percentile(50), "flipToScanningP99Ms": flip.flipToScanning.percentile(99),
             "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,

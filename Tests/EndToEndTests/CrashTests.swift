@@ -56,11 +56,25 @@ struct CrashTests {
         let unexpected = Set(storedIDs).subtracting(sealedIDs)
         #expect(missing.isEmpty, "every reading scannerd produced is stored: \(missing.count) of \(sealedIDs.count) missing, e.g. \(missing.prefix(3))")
         #expect(unexpected.isEmpty, "only readings scannerd produced are stored: \(unexpected.count) unexpected, e.g. \(unexpected.prefix(3))")
+        if !unexpected.isEmpty {
+            let batches = Set(stored.filter { unexpected.contains($0.measurement.id) }.map(\.batchID))
+            let events = ScannerEvent.read(from: eventsPath)
+            for batch in batches {
+                let mentions = events.filter { $0.batchID == batch }.map(\.event)
+                let raw = (try? String(contentsOfFile: eventsPath, encoding: .utf8))?.components(separatedBy: "\n").filter { $0.contains(batch.uuidString) }.map { String($0.prefix(300)) } ?? []
+                Swift.print("crash test: unexpected batch \(batch): parsed events \(mentions); raw lines: \(raw)")
+            }
+            dumpStderr(of: scannerd)
+        }
         #expect(switchdKills == 5)
         let duplicates = ScannerEvent.read(from: eventsPath).filter { $0.event == "acked" && $0.duplicate == true }.count
         print("crash test: \(sealedIDs.count) readings sealed, \(storedIDs.count) stored, switchd killed \(switchdKills)×, scannerd 1×, \(duplicates) replayed batches acknowledged as duplicates")
         #expect(await scannerd.process.terminate() == 0)
         #expect(await switchd.process.terminate() == 0)
+    }
+
+    func dumpStderr(of scannerd: ScannerdInstance) {
+        Swift.print("crash test: scannerd stderr:\n\(scannerd.process.stderrTail(40))")
     }
 
     /// Every batch scannerd sealed (under any of its lives) has been acknowledged and its spool is

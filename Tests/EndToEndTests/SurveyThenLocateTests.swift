@@ -92,7 +92,8 @@ struct SurveyThenLocateTests {
         let stopped = try await api.patchSwitch(SwitchPatch(scanning: false))
         _ = try await scannerd.waitForEvent { $0.event == "idle" && $0.revision == keep.revision }
         #expect(!stopped.scanning)
-        #expect(await scannerd.process.terminate() == 0, "scannerd stops cleanly on SIGTERM")
+        let scannerdStatus = await scannerd.process.terminate()
+        #expect(scannerdStatus == 0, "scannerd stops cleanly on SIGTERM; stderr:\n\(scannerd.process.stderrTail(8))")
         #expect(await switchd.process.terminate() == 0, "switchd stops cleanly on SIGTERM")
     }
 }

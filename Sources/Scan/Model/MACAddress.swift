@@ -45,22 +45,7 @@ public struct MACAddress: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static func < (lhs: MACAddress, rhs: MACAddress) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension MACAddress: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            try self.init(text)
-        } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.reason)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-}
+extension MACAddress: TextCodable {}
 
 func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789abcdef")

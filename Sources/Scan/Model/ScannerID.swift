@@ -25,19 +25,4 @@ public struct ScannerID: Hashable, Sendable, Comparable, CustomStringConvertible
     public static func < (lhs: ScannerID, rhs: ScannerID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension ScannerID: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            try self.init(text)
-        } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.reason)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-}
+extension ScannerID: TextCodable {}

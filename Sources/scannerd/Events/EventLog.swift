@@ -38,7 +38,13 @@ final class EventLog: Sendable {
         case .standardOutput:
             self.init(descriptor: .standardOutput, ownsDescriptor: false, logger: logger)
         case .file(let path):
-            self.init(descriptor: try FileDescriptor.open(path, .append), ownsDescriptor: true, logger: logger)
+            let descriptor = try FileDescriptor.open(path, .append)
+            // A scannerd killed mid-line leaves a line without its end; end it, so this run's
+            // first line is not glued to it and lost with it.
+            if let last = try FileSystem.lastByte(of: path), last != UInt8(ascii: "\n") {
+                try descriptor.write(Data([UInt8(ascii: "\n")]))
+            }
+            self.init(descriptor: descriptor, ownsDescriptor: true, logger: logger)
         }
     }
 

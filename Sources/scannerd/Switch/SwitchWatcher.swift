@@ -25,8 +25,10 @@ struct SwitchWatcher: Service, CustomStringConvertible {
     static let initialRetryDelay: Duration = .milliseconds(100)
     static let maximumRetryDelay: Duration = .seconds(5)
 
+    /// Does not finish `switches` when it ends: the scan controller is a service of its own and
+    /// stops when the service group tells it to. (Ending its stream here made it return before
+    /// its turn, which the group reports as a failure: a non-zero exit on SIGTERM.)
     func run() async throws {
-        defer { switches.finish() }
         let saved = loadSaved()
         if let saved {
             logger.info("resuming the last known switch until switchd answers", metadata: metadata(of: saved))

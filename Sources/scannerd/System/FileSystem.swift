@@ -47,6 +47,20 @@ enum FileSystem {
         access(path, F_OK) == 0
     }
 
+    /// The last byte of the file at `path`, or nil when it is missing or empty: how a line cut
+    /// short by a killed writer is found. (A kill can cut a `write()` of several pages short.)
+    static func lastByte(of path: String) throws(SystemError) -> UInt8? {
+        guard exists(path) else { return nil }
+        let descriptor = try FileDescriptor.open(path, .read)
+        defer { try? descriptor.close() } // Nothing was written through it.
+        var status = stat()
+        try Syscall.retryingInterrupts("fstat", path: path) { fstat(descriptor.rawValue, &status) }
+        guard status.st_size > 0 else { return nil }
+        var byte: UInt8 = 0
+        let count = try Syscall.retryingInterrupts("pread", path: path) { pread(descriptor.rawValue, &byte, 1, status.st_size - 1) }
+        return count == 1 ? byte : nil
+    }
+
     static func readFile(_ path: String) throws(SystemError) -> Data {
         let descriptor = try FileDescriptor.open(path, .read)
         defer { try? descriptor.close() } // A read-only descriptor has nothing left to lose on close.
