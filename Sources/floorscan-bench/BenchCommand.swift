@@ -26,12 +26,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Uploads in flight at once.")
     var concurrency = 2
 
+    @Option(help: "Ingest rounds; switchd and raw SQLite are compared by their median round.")
+    var rounds = 3
+
     mutating func run() async throws {
         let folder = try TemporaryFolder("bench")
         defer { folder.remove() }
         print("floorscan benchmark — binaries from \(Binaries.directory.path)")
         let flip = try await FlipLatencyBench(flips: flips, firstReadingFlips: firstReadingFlips).run(in: folder)
-        let ingest = try await IngestBench(readings: ingestReadings, batchSize: batchSize, concurrency: concurrency).run(in: folder)
+        let ingest = try await IngestBench(readings: ingestReadings, batchSize: batchSize, concurrency: concurrency, rounds: rounds).run(in: folder)
         Report(flip: flip, ingest: ingest).print()
     }
 }

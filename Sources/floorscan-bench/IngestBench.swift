@@ -10,13 +10,17 @@ struct IngestBench {
     let readings: Int
     let batchSize: Int
     let concurrency: Int
+    let rounds: Int
 
+    /// Rates of each round; rounds are compared by their medians, since a single fsync-bound
+    /// run on a shared machine varies by ±20 % or more.
     struct Result {
         var readings: Int
-        var switchdPerSecond: Double
-        var rawPerSecond: Double
-        var rawRows: Int
-        var ratio: Double { switchdPerSecond / rawPerSecond }
+        var switchdPerSecond: [Double]
+        var rawPerSecond: [Double]
+        var switchdMedian: Double { median(switchdPerSecond) }
+        var rawMedian: Double { median(rawPerSecond) }
+        var ratio: Double { switchdMedian / rawMedian }
     }
 
     func run(in folder: TemporaryFolder) async throws -> Result {
@@ -29,31 +33,36 @@ struct IngestBench {
         _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("bench"), name: "ingest benchmark"), as: Scanner.self)
         let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench")
 
-        let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
-        print("ingest: \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight …")
         // Warm up connections and statement caches with one batch that is not counted.
         _ = try await post(api, try makeBodies(revision: on.revision, count: 1)[0])
-        let start = DispatchTime.now().uptimeNanoseconds
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            for _ in 0..<min(concurrency, bodies.count) {
-                let body = bodies[next]
-                next += 1
-                group.addTask { try await post(api, body) }
+        var switchdRates: [Double] = []
+        for round in 1...rounds {
+            let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
+            print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight …")
+            let start = DispatchTime.now().uptimeNanoseconds
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                for _ in 0..<min(concurrency, bodies.count) {
+                    let body = bodies[next]
+                    next += 1
+                    group.addTask { try await post(api, body) }
+                }
+                while try await group.next() != nil, next < bodies.count {
+                    let body = bodies[next]
+                    next += 1
+                    group.addTask { try await post(api, body) }
+                }
             }
-            while try await group.next() != nil, next < bodies.count {
-                let body = bodies[next]
-                next += 1
-                group.addTask { try await post(api, body) }
-            }
+            let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
+            switchdRates.append(Double(bodies.count * batchSize) / seconds)
         }
-        let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
-        let switchdRate = Double(bodies.count * batchSize) / seconds
         await switchd.process.terminate()
 
-        print("ingest: the same rows again, raw SQLite …")
-        let raw = try RawInsertBaseline(database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize).run()
-        return Result(readings: bodies.count * batchSize, switchdPerSecond: switchdRate, rawPerSecond: raw.rowsPerSecond, rawRows: raw.rows)
+        print("ingest: the same rows again, raw SQLite, timed round by round …")
+        let raw = try RawInsertBaseline(
+            database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize
+        ).run(untimedRows: batchSize, roundRows: (readings / batchSize) * batchSize)
+        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: raw)
     }
 
     private func post(_ api: APIClient, _ body: Data) async throws {

@@ -13,12 +13,9 @@ struct RawInsertBaseline {
     let copyTo: String
     let batchSize: Int
 
-    struct Result {
-        var rows: Int
-        var rowsPerSecond: Double
-    }
-
-    func run() throws -> Result {
+    /// Inserts the first `untimedRows` (switchd's warm-up batch) untimed, then times each run of
+    /// `roundRows` rows (one benchmark round) on its own; returns rows per second of each.
+    func run(untimedRows: Int, roundRows: Int) throws -> [Double] {
         try? FileManager.default.removeItem(atPath: copyTo)
         try FileManager.default.copyItem(atPath: database, toPath: copyTo)
         let db = try SQLiteHandle(path: copyTo)
@@ -37,20 +34,29 @@ struct RawInsertBaseline {
 
         let insert = try db.prepare("INSERT INTO measurement (\(list)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
         defer { sqlite3_finalize(insert) }
-        let start = DispatchTime.now().uptimeNanoseconds
-        for batch in stride(from: 0, to: rows.count, by: batchSize) {
-            try db.exec("BEGIN IMMEDIATE")
-            for row in rows[batch..<min(batch + batchSize, rows.count)] {
-                for (index, value) in row.enumerated() {
-                    sqlite3_bind_value(insert, Int32(index + 1), value)
+        func insertBatches(_ range: Range<Int>) throws {
+            for batch in stride(from: range.lowerBound, to: range.upperBound, by: batchSize) {
+                try db.exec("BEGIN IMMEDIATE")
+                for row in rows[batch..<min(batch + batchSize, range.upperBound)] {
+                    for (index, value) in row.enumerated() {
+                        sqlite3_bind_value(insert, Int32(index + 1), value)
+                    }
+                    guard sqlite3_step(insert) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
+                    sqlite3_reset(insert)
                 }
-                guard sqlite3_step(insert) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
-                sqlite3_reset(insert)
+                try db.exec("COMMIT")
             }
-            try db.exec("COMMIT")
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Result(rows: rows.count, rowsPerSecond: Double(rows.count) / seconds)
+        try insertBatches(0..<min(untimedRows, rows.count))
+        var rates: [Double] = []
+        for roundStart in stride(from: untimedRows, to: rows.count - roundRows + 1, by: roundRows) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try insertBatches(roundStart..<(roundStart + roundRows))
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            rates.append(Double(roundRows) / seconds)
+        }
+        guard !rates.isEmpty else { throw HarnessError("switchd stored \(rows.count) rows, fewer than one round") }
+        return rates
     }
 }
 

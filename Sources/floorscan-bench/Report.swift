@@ -1,5 +1,9 @@
 import Foundation
 
+func rounded(_ rates: [Double]) -> String {
+    rates.map { String(Int($0.rounded())) }.joined(separator: ", ")
+}
+
 /// Prints the figures as a table for people and one JSON line for machines.
 struct Report {
     let flip: FlipLatencyBench.Result
@@ -15,9 +19,11 @@ struct Report {
             "flip → switch received   (n=\(flip.flipToSwitchReceived.count))    p50 \(ms(flip.flipToSwitchReceived.percentile(50)))  p99 \(ms(flip.flipToSwitchReceived.percentile(99)))",
             "flip off → scannerd idle (n=\(flip.flipToIdle.count))    p50 \(ms(flip.flipToIdle.percentile(50)))  p99 \(ms(flip.flipToIdle.percentile(99)))",
             "flip → first stored reading (n=\(flip.flipToFirstStored.count))  p50 \(ms(flip.flipToFirstStored.percentile(50)))  max \(ms(flip.flipToFirstStored.maximum))   target < 1000 ms",
-            String(format: "ingest through switchd: %.0f readings/s (%d readings)", ingest.switchdPerSecond, ingest.readings),
-            String(format: "raw SQLite batched insert, same rows and table: %.0f rows/s (%d rows)", ingest.rawPerSecond, ingest.rawRows),
-            String(format: "ingest ratio switchd / raw: %.2f   target ≥ 0.5", ingest.ratio),
+            String(format: "ingest through switchd: median %.0f readings/s over %d rounds of %d readings", ingest.switchdMedian, ingest.switchdPerSecond.count, ingest.readings)
+                + " (rounds: \(rounded(ingest.switchdPerSecond)))",
+            String(format: "raw SQLite batched insert, same rows, table and pragmas: median %.0f rows/s", ingest.rawMedian)
+                + " (rounds: \(rounded(ingest.rawPerSecond)))",
+            String(format: "ingest ratio switchd / raw (medians): %.2f   target ≥ 0.5", ingest.ratio),
             "",
         ]
         lines.forEach { Swift.print($0) }
@@ -27,7 +33,7 @@ struct Report {
         let json: [String: Double] = [
             "flipToScanningP50Ms": flip.flipToScanning.percentile(50), "flipToScanningP99Ms": flip.flipToScanning.percentile(99),
             "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,
-            "ingestPerSecond": ingest.switchdPerSecond, "rawInsertPerSecond": ingest.rawPerSecond, "ingestRatio": ingest.ratio,
+            "ingestPerSecond": ingest.switchdMedian, "rawInsertPerSecond": ingest.rawMedian, "ingestRatio": ingest.ratio,
         ]
         if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) {
             Swift.print(String(decoding: data, as: UTF8.self))

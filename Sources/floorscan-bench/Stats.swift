@@ -16,3 +16,7 @@ struct Stats {
     var count: Int { sorted.count }
     var maximum: Double { sorted.last ?? .nan }
 }
+
+func median(_ values: [Double]) -> Double {
+    Stats(values).percentile(50)
+}
