@@ -91,9 +91,14 @@ struct CrashTests {
             let rejected = events.filter { $0.event == "rejected" }
             #expect(rejected.isEmpty, "no batch is rejected")
             let idle = events.last { $0.event == "idle" || $0.event == "scanning" }?.event == "idle"
+            // The spool is checked after the events were read, and the events read again after
+            // that: a batch sealed and acknowledged in between shows up as a new `sealed` line.
             if idle, !sealed.isEmpty, sealed.allSatisfy({ $0.batchID.map(acked.contains) == true }),
                isEmpty(spool + "/journal"), isEmpty(spool + "/ready") {
-                return Set(sealed.flatMap { $0.ids ?? [] })
+                let again = ScannerEvent.read(from: eventsPath).filter { $0.event == "sealed" }
+                if again.count == sealed.count {
+                    return Set(sealed.flatMap { $0.ids ?? [] })
+                }
             }
             try await Task.sleep(for: .milliseconds(100))
         }
