@@ -26,10 +26,9 @@ public enum JSONCoding {
         return decoder
     }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
+    /// `2026-11-22T06:50:00.123Z` (see ``RFC3339/format(_:)``).
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(withFraction)
+        RFC3339.format(date)
     }
 
     /// Reads an RFC 3339 timestamp (any offset, any number of fractional digits); nil otherwise.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A strict RFC 3339 timestamp reader: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+/// RFC 3339 timestamps: a strict reader of `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, and the
+/// writer of the one form floorscan sends, UTC with milliseconds.
 ///
 /// Hand-written because every uploaded reading carries one and Foundation's ISO 8601 parser was a
 /// large share of switchd's ingest time; this one walks the UTF-8 bytes once and allocates nothing.
@@ -87,5 +88,44 @@ enum RFC3339 {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `2026-11-22T06:50:00.123Z`: UTC, truncated to the millisecond. A time that is a whole
+    /// millisecond keeps it (Foundation's formatter can print .606 as .605, truncating the binary
+    /// fraction); hand-written too because the spool writes hundreds a second.
+    static func format(_ date: Date) -> String {
+        let sinceReference = (date.timeIntervalSinceReferenceDate * 1000 + representationSlack).rounded(.down)
+        let milliseconds = Int64(sinceReference) + referenceDateMilliseconds
+        let days = milliseconds >= 0 ? milliseconds / millisecondsPerDay : (milliseconds - millisecondsPerDay + 1) / millisecondsPerDay
+        let ofDay = milliseconds - days * millisecondsPerDay
+        let (year, month, day) = civilDate(daysSince1970: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            + pad(ofDay / 3_600_000, 2) + ":" + pad(ofDay / 60_000 % 60, 2) + ":" + pad(ofDay / 1000 % 60, 2)
+            + "." + pad(ofDay % 1000, 3) + "Z"
+    }
+
+    private static let millisecondsPerDay: Int64 = 86_400_000
+    /// 2001-01-01, where `Date` counts from, in milliseconds since 1970.
+    private static let referenceDateMilliseconds: Int64 = 978_307_200_000
+    /// A microsecond, in milliseconds: absorbs the binary representation error of times that are
+    /// whole milliseconds, which would otherwise truncate to the millisecond before.
+    private static let representationSlack = 0.001
+
+    /// Year, month, day of the proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
+    private static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -4,8 +4,7 @@ import Scan
 /// A ``Measurement`` as one line of JSON, written by hand because the spool writes hundreds a
 /// second and `JSONEncoder` would be most of scannerd's work. The text is what
 /// `JSONCoding.encoder()` writes (keys sorted, times in UTC with milliseconds; tests hold the two
-/// to the same bytes), except that a time of whole milliseconds keeps its last millisecond where
-/// Foundation's formatter may truncate its binary fraction to the millisecond before.
+/// to the same bytes).
 enum MeasurementLine {
     static func encode(_ measurement: Measurement) -> Data {
         var json = JSONBytes()
@@ -61,41 +60,9 @@ enum MeasurementLine {
         text += String(decoding: json.bytes, as: UTF8.self)
     }
 
-    private static let millisecondsPerDay: Int64 = 86_400_000
-    /// 2001-01-01, where `Date` counts from, in milliseconds since 1970.
-    private static let referenceDateMilliseconds: Int64 = 978_307_200_000
-    /// A microsecond, in milliseconds: absorbs the binary representation error of times that are
-    /// whole milliseconds, which would otherwise truncate to the millisecond before.
-    private static let representationSlack = 0.001
-
-    /// `2026-11-22T06:50:00.123Z`: UTC, truncated to the millisecond.
+    /// The `time` field's text: `JSONCoding`'s own.
     static func formatTime(_ date: Date) -> String {
-        let sinceReference = (date.timeIntervalSinceReferenceDate * 1000 + representationSlack).rounded(.down)
-        let milliseconds = Int64(sinceReference) + referenceDateMilliseconds
-        let days = milliseconds >= 0 ? milliseconds / millisecondsPerDay : (milliseconds - millisecondsPerDay + 1) / millisecondsPerDay
-        let ofDay = milliseconds - days * millisecondsPerDay
-        let (year, month, day) = civilDate(daysSince1970: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(ofDay / 3_600_000, 2) + ":" + pad(ofDay / 60_000 % 60, 2) + ":" + pad(ofDay / 1000 % 60, 2)
-            + "." + pad(ofDay % 1000, 3) + "Z"
-    }
-
-    /// Year, month, day of the proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        JSONCoding.formatDate(date)
     }
 }
 
