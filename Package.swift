@@ -20,6 +20,8 @@ let package = Package(
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
         .target(name: "Scan"),
+        // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .executableTarget(
             name: "switchd",
@@ -35,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan",
+                "Scan", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
