@@ -10,6 +10,8 @@ struct SwitchdAPI: Sendable {
     static let longPollGrace: Duration = .seconds(10)
     /// Time allowed for an ordinary request.
     static let requestTimeout: Duration = .seconds(10)
+    /// A whole building's radio map can take a while over a Pi's Wi-Fi.
+    static let radioMapTimeout: Duration = .seconds(60)
 
     /// `GET /v1/scanners/{id}/switch`: at once without `revision`; with it, held by switchd until
     /// the revision differs or `wait` passes.
@@ -40,6 +42,27 @@ struct SwitchdAPI: Sendable {
         try await client.send(HTTPRequest(.post, url("v1", "measurements"), body: body, timeout: Self.requestTimeout))
     }
 
+    /// `GET /v1/radiomap`, conditional on the copy scannerd holds. Throws like
+    /// ``scanSwitch(of:afterRevision:wait:)``, and ``SwitchdAPIError/undecodable(_:_:)`` when a 200
+    /// carries no `ETag`.
+    func radioMap(ifNoneMatch etag: String?) async throws -> RadioMapAnswer {
+        let headers = etag.map { ["If-None-Match": $0] } ?? [:]
+        let response = try await client.send(HTTPRequest(.get, url("v1", "radiomap"), headers: headers, timeout: Self.radioMapTimeout))
+        if response.status == 304, let etag { return .unchanged(etag: etag) }
+        let map = try Self.decode(RadioMap.self, from: response, expecting: [200])
+        guard let newTag = response.headers["etag"] else {
+            throw SwitchdAPIError.undecodable("radio map", "switchd sent no ETag with it")
+        }
+        return .changed(map, etag: newTag)
+    }
+
+    /// `POST /v1/positions`; returns the stored position. Throws like ``scanSwitch(of:afterRevision:wait:)``.
+    func postPosition(_ position: NewPosition) async throws -> Position {
+        let body = try JSONCoding.encoder().encode(position)
+        let response = try await client.send(HTTPRequest(.post, url("v1", "positions"), body: body, timeout: Self.requestTimeout))
+        return try Self.decode(Position.self, from: response, expecting: [200, 201])
+    }
+
     private func url(_ components: String...) -> URL {
         components.reduce(baseURL) { $0.appendingPathComponent($1) }
     }
@@ -54,6 +77,13 @@ struct SwitchdAPI: Sendable {
             throw SwitchdAPIError.undecodable(String(describing: Body.self), "\(error)")
         }
     }
+}
+
+/// What a conditional radio-map request brought.
+enum RadioMapAnswer: Sendable {
+    /// The copy with this ETag is still current (304).
+    case unchanged(etag: String)
+    case changed(RadioMap, etag: String)
 }
 
 /// switchd answered, but not as hoped.

@@ -27,6 +27,9 @@ final class URLSessionHTTPClient: HTTPClient {
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
         let pending = PendingTask()
         let result: Result<HTTPResponse, any Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -34,7 +37,9 @@ final class URLSessionHTTPClient: HTTPClient {
                     if let error {
                         continuation.resume(returning: .failure(error))
                     } else if let response = response as? HTTPURLResponse {
-                        continuation.resume(returning: .success(HTTPResponse(status: response.statusCode, body: data ?? Data())))
+                        continuation.resume(returning: .success(HTTPResponse(
+                            status: response.statusCode, body: data ?? Data(), headers: Self.headers(of: response)
+                        )))
                     } else {
                         continuation.resume(returning: .failure(URLError(.badServerResponse)))
                     }
@@ -50,6 +55,18 @@ final class URLSessionHTTPClient: HTTPClient {
         } catch let error as URLError {
             throw HTTPTransportError(code: error.code, reason: error.localizedDescription)
         }
+    }
+}
+
+extension URLSessionHTTPClient {
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String {
+                headers[name.lowercased()] = value
+            }
+        }
+        return headers
     }
 }
 
