@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Scan
@@ -95,6 +96,42 @@ import Testing
                 let map = try await client.expect(.ok, get: "/v1/radiomap", as: RadioMap.self)
                 #expect(!map.floors.contains { $0.floorID == world.annex.id } && !map.locations.contains { $0.locationID == world.e.id })
             }
+        }
+    }
+
+    /// A file written by the v1 schema gains the positioning tables and triggers on opening,
+    /// and its survey is in the map.
+    @Test func aV1DatabaseUpgradesWithItsSurvey() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchd-upgrade-\(UUID().uuidString)").path
+        defer {
+            do {
+                try FileManager.default.removeItem(atPath: directory)
+            } catch {
+                Issue.record("could not remove \(directory): \(error)")
+            }
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/" + AppDatabase.fileName
+        do {
+            let v1 = try DatabasePool(path: path, configuration: AppDatabase.configuration())
+            try AppDatabase.migrator.migrate(v1, upTo: "v1-measurements")
+            try await v1.write { db in
+                try db.execute(sql: """
+                    INSERT INTO floor (building, name, level) VALUES ('main', 'Ground', 0);
+                    INSERT INTO room (floor_id, name) VALUES (1, 'Lab');
+                    INSERT INTO location (room_id, name, x, y) VALUES (1, 'Door', 2, 3);
+                    """)
+            }
+            try v1.close()
+        }
+        let database = try AppDatabase(DatabasePool(path: path, configuration: AppDatabase.configuration()))
+        try await makeApp(database).test(.router) { client in
+            let map = try await client.expect(.ok, get: "/v1/radiomap", as: RadioMap.self)
+            #expect(map.locations == [RadioMapLocation(locationID: 1, floorID: 1, roomID: 1, x: 2, y: 3)])
+            let tag = try await Self.tag(client)
+            let survey = try await client.startSurvey(at: 1)
+            _ = try await client.uploadNew(Readings.batch([Readings.ble()], revision: survey.revision))
+            _ = try await Self.expectNewTag(client, after: tag, "a survey reading after the upgrade")
         }
     }
 
