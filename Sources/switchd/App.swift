@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Scan
 
 /// switchd: serves the scan switches, the survey and the measurements over HTTP.
 @main
@@ -14,10 +15,21 @@ struct SwitchdCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
     @Option(help: "Folder for switchd.sqlite.") var stateDir = Settings.defaultStateDirectory
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
+    @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
 
+    func validate() throws {
+        do {
+            try RouteRequest.validateWalkingSpeed(walkingSpeed, field: "--walking-speed")
+        } catch {
+            throw ArgumentParser.ValidationError("\(error)")
+        }
+    }
+
     func run() async throws {
-        let settings = Settings(host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, logLevel: logLevel)
+        let settings = Settings(
+            host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, walkingSpeed: walkingSpeed, logLevel: logLevel
+        )
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = settings.logLevel

@@ -14,8 +14,7 @@ func buildApplication(
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
-    let feed = MeasurementFeed()
-    let router = buildRouter(settings: settings, database: database, hub: hub, feed: feed)
+    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds())
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
@@ -26,7 +25,7 @@ func buildApplication(
     return app
 }
 
-func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feed: MeasurementFeed) -> Router<AppRequestContext> {
+func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
@@ -38,7 +37,13 @@ func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feed
     FloorsController(database: database, hub: hub).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
-    MeasurementsController(database: database, hub: hub, feed: feed).addRoutes(to: router)
-    MeasurementStreamController(database: database, feed: feed).addRoutes(to: router)
+    MeasurementsController(database: database, hub: hub, feed: feeds.measurements).addRoutes(to: router)
+    MeasurementStreamController(database: database, feed: feeds.measurements).addRoutes(to: router)
+    RadioMapController(database: database, cache: RadioMapCache()).addRoutes(to: router)
+    BeaconsController(database: database).addRoutes(to: router)
+    LinksController(database: database).addRoutes(to: router)
+    RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
+    PositionsController(database: database, feed: feeds.positions).addRoutes(to: router)
+    PositionStreamController(database: database, feed: feeds.positions).addRoutes(to: router)
     return router
 }

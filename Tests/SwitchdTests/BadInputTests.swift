@@ -111,6 +111,24 @@ import Testing
         Case(method: .get, path: "/v1/measurements/stream?after=-3", status: .unprocessableContent, code: "invalid_field", field: "after"),
     ]
 
+    /// Sends the case's request and checks the error answer, and that `state` reads the same
+    /// after it as before.
+    static func expectRefused<State: Equatable>(
+        _ badCase: Case, by client: some TestClientProtocol, leaving state: () async throws -> State
+    ) async throws {
+        let before = try await state()
+        let response = try await client.execute(
+            uri: badCase.path, method: badCase.method, headers: [.contentType: "application/json"],
+            body: badCase.body.map { ByteBuffer(string: $0) }
+        )
+        #expect(response.status == badCase.status, "\(String(buffer: response.body))")
+        let error = try errorBody(response)
+        #expect(error.code == badCase.code)
+        #expect(error.field == badCase.field, "\(error.message)")
+        #expect(!error.message.isEmpty)
+        #expect(try await state() == before)
+    }
+
     @Test(arguments: cases)
     func isRefusedAndChangesNothing(_ badCase: Case) async throws {
         let database = try AppDatabase.inMemory()
@@ -119,18 +137,7 @@ import Testing
             let on = try await client.startSurvey(at: spot.location.id)
             #expect(on.revision == 2)
             _ = try await client.uploadNew(Readings.batch([Readings.wifi()], revision: on.revision))
-            let before = try await StoredCounts(database)
-
-            let response = try await client.execute(
-                uri: badCase.path, method: badCase.method, headers: [.contentType: "application/json"],
-                body: badCase.body.map { ByteBuffer(string: $0) }
-            )
-            #expect(response.status == badCase.status, "\(String(buffer: response.body))")
-            let error = try errorBody(response)
-            #expect(error.code == badCase.code)
-            #expect(error.field == badCase.field, "\(error.message)")
-            #expect(!error.message.isEmpty)
-            #expect(try await StoredCounts(database) == before)
+            try await Self.expectRefused(badCase, by: client, leaving: { try await StoredCounts(database) })
         }
     }
 

@@ -45,7 +45,7 @@ struct OpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndNothingElse() async throws {
         let router = buildRouter(
             settings: Settings(host: "127.0.0.1", port: 0, stateDirectory: "unused", maxBodyBytes: 1024, logLevel: .info),
-            database: try .inMemory(), hub: SwitchHub(), feed: MeasurementFeed()
+            database: try .inMemory(), hub: SwitchHub(), feeds: Feeds()
         )
         // Routes that only answer 405 (so that a wrong method is told, not 404'd) are not
         // operations; ask each route to find them.

@@ -34,3 +34,82 @@ public struct Beacon: Codable, Hashable, Sendable {
 
     public var beaconID: BeaconID { BeaconID(uuid: uuid, major: major, minor: minor) }
 }
+
+/// A beacon to register (`POST /v1/beacons`) or the new state of a registered one
+/// (`PUT /v1/beacons/{id}`). `z` defaults to 0 and `metadata` to none.
+public struct NewBeacon: Codable, Hashable, Sendable {
+    public var uuid: UUID
+    public var major: UInt16
+    public var minor: UInt16
+    public var floorID: Int64
+    public var x: Double
+    public var y: Double
+    public var z: Double?
+    public var measuredPower: Int
+    public var metadata: [String: String]?
+
+    public init(
+        uuid: UUID, major: UInt16, minor: UInt16, floorID: Int64,
+        x: Double, y: Double, z: Double? = nil, measuredPower: Int, metadata: [String: String]? = nil
+    ) {
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+        self.floorID = floorID
+        self.x = x
+        self.y = y
+        self.z = z
+        self.measuredPower = measuredPower
+        self.metadata = metadata
+    }
+
+    /// iBeacon measured power (RSSI at 1 m) a real beacon can be configured with, dBm.
+    public static let measuredPowerRange = -120...0
+    /// Height above the floor, metres: from a pit to a tall atrium.
+    public static let heightLimit = 100.0
+    /// Metadata limits: entries, and characters per key and per value.
+    public static let maxMetadataEntries = 32
+    public static let maxMetadataKeyLength = 64
+    public static let maxMetadataValueLength = 256
+
+    /// Checks what JSON decoding cannot: coordinates, measured power and metadata size. The floor
+    /// is checked by the store.
+    public func validate() throws(ValidationError) {
+        try validatePlanCoordinates(x: x, y: y)
+        if let z, !(z.isFinite && abs(z) <= Self.heightLimit) {
+            throw ValidationError(field: "z", reason: "must be a finite number of metres within ±\(Int(Self.heightLimit)), got \(z)")
+        }
+        guard Self.measuredPowerRange.contains(measuredPower) else {
+            throw ValidationError(
+                field: "measuredPower",
+                reason: "must be the RSSI at 1 m in dBm, \(Self.measuredPowerRange.lowerBound) to \(Self.measuredPowerRange.upperBound), got \(measuredPower)"
+            )
+        }
+        try validateMetadata()
+    }
+
+    private func validateMetadata() throws(ValidationError) {
+        guard let metadata else { return }
+        guard metadata.count <= Self.maxMetadataEntries else {
+            throw ValidationError(field: "metadata", reason: "must have at most \(Self.maxMetadataEntries) entries, got \(metadata.count)")
+        }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            guard !key.isEmpty, key.count <= Self.maxMetadataKeyLength else {
+                throw ValidationError(field: "metadata", reason: "keys must be 1 to \(Self.maxMetadataKeyLength) characters, got \(key.count)")
+            }
+            guard value.count <= Self.maxMetadataValueLength else {
+                throw ValidationError(field: "metadata.\(key)", reason: "must be at most \(Self.maxMetadataValueLength) characters, got \(value.count)")
+            }
+        }
+    }
+}
+
+extension Beacon {
+    /// The registered beacon `id` as `new` describes it, with its defaults applied.
+    public init(id: Int64, _ new: NewBeacon) {
+        self.init(
+            id: id, uuid: new.uuid, major: new.major, minor: new.minor, floorID: new.floorID,
+            x: new.x, y: new.y, z: new.z ?? 0, measuredPower: new.measuredPower, metadata: new.metadata ?? [:]
+        )
+    }
+}

@@ -5,11 +5,7 @@ import Scan
 struct MeasurementsController {
     let database: AppDatabase
     let hub: SwitchHub
-    let feed: MeasurementFeed
-
-    /// Page size when the client does not say, and the largest it may ask for.
-    static let defaultLimit = 100
-    static let maxLimit = 1000
+    let feed: SequenceFeed
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/measurements", use: upload)
@@ -39,19 +35,6 @@ struct MeasurementsController {
     /// when more rows matching the filters follow.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
-        let filter = try query.measurementFilter()
-        let limit = try query.int("limit", in: 1...Self.maxLimit) ?? Self.defaultLimit
-        var after: Int64 = 0
-        if let token = query.text("cursor") {
-            do {
-                after = try FeedCursor(token: token).afterSequence
-            } catch {
-                throw APIError.invalidField("cursor", error.reason)
-            }
-        }
-        let slice = try await database.measurements(matching: filter, after: after, limit: limit + 1)
-        let items = Array(slice.items.prefix(limit))
-        let next = slice.items.count > limit ? items.last.map { FeedCursor(afterSequence: $0.sequence).token } : nil
-        return try .json(Page(items: items, nextCursor: next))
+        return try await database.measurementSource(matching: try query.measurementFilter(), feed: feed).page(query)
     }
 }

@@ -73,4 +73,9 @@ struct QueryParameters {
             kind: try kind("kind"), since: try date("since"), until: try date("until")
         )
     }
+
+    /// The filters shared by `GET /v1/positions` and its stream.
+    func positionFilter() throws -> PositionFilter {
+        PositionFilter(scannerID: try scannerID("scannerID"), since: try date("since"), until: try date("until"))
+    }
 }

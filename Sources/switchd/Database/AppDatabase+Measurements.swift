@@ -2,25 +2,24 @@ import Foundation
 import GRDB
 import Scan
 
-/// Stored readings after a sequence number, and how far the feed had got when they were read.
-struct MeasurementSlice: Sendable {
-    /// Ascending by sequence.
-    var items: [StoredMeasurement]
-    /// The highest sequence given out when the slice was read (matching the filter or not).
-    /// Every reading up to it that matches the filter and is not in `items` came before
-    /// `items.first`, or — when `items.count` hit the limit — may come after `items.last`.
-    var endOfFeed: Int64
-}
-
 extension AppDatabase {
     /// Up to `limit` stored readings matching `filter` with a sequence above `sequence`,
     /// ascending, read in one snapshot together with the end of the feed.
-    func measurements(matching filter: MeasurementFilter, after sequence: Int64, limit: Int) async throws -> MeasurementSlice {
+    func measurements(matching filter: MeasurementFilter, after sequence: Int64, limit: Int) async throws -> FeedSlice<StoredMeasurement> {
         try await writer.read { db in
             let query = MeasurementQuery(filter: filter, after: sequence, limit: limit)
             let items = try Row.fetchAll(db.cachedStatement(sql: query.sql), arguments: query.arguments).map(Self.storedMeasurement(from:))
-            return MeasurementSlice(items: items, endOfFeed: try Self.endOfFeed(in: db))
+            return FeedSlice(items: items, endOfFeed: try Self.endOfFeed(in: db))
         }
+    }
+
+    /// The stored readings matching `filter`, as a feed for paging and streaming.
+    func measurementSource(matching filter: MeasurementFilter, feed: SequenceFeed) -> FeedSource<StoredMeasurement> {
+        FeedSource(
+            event: "measurement", sequence: { $0.sequence },
+            read: { after, limit in try await measurements(matching: filter, after: after, limit: limit) },
+            end: { try await endOfMeasurementFeed() }, feed: feed
+        )
     }
 
     /// The highest sequence ever given out (0 before the first reading); deletes do not lower it.
@@ -72,42 +71,23 @@ struct MeasurementQuery {
     var arguments: StatementArguments
 
     init(filter: MeasurementFilter, after sequence: Int64, limit: Int) {
-        var conditions = ["m.sequence > ?"]
-        var arguments: StatementArguments = [sequence]
-        if let scannerID = filter.scannerID {
-            conditions.append("m.scanner_id = ?")
-            arguments += [scannerID.rawValue]
-        }
-        if let locationID = filter.locationID {
-            conditions.append("m.location_id = ?")
-            arguments += [locationID]
-        }
-        if let roomID = filter.roomID {
-            conditions.append("m.room_id = ?")
-            arguments += [roomID]
-        }
-        if let kind = filter.kind {
-            conditions.append("m.kind = ?")
-            arguments += [kind.rawValue]
-        }
-        if let since = filter.since {
-            conditions.append("m.time_ms >= ?")
-            arguments += [since.milliseconds]
-        }
-        if let until = filter.until {
-            conditions.append("m.time_ms < ?")
-            arguments += [until.milliseconds]
-        }
-        arguments += [limit]
+        var conditions = SQLConditions()
+        conditions.add("m.sequence > ?", sequence)
+        conditions.add("m.scanner_id = ?", filter.scannerID?.rawValue)
+        conditions.add("m.location_id = ?", filter.locationID)
+        conditions.add("m.room_id = ?", filter.roomID)
+        conditions.add("m.kind = ?", filter.kind?.rawValue)
+        conditions.add("m.time_ms >= ?", filter.since?.milliseconds)
+        conditions.add("m.time_ms < ?", filter.until?.milliseconds)
         sql = """
             SELECT m.sequence, m.uuid, b.uuid, m.scanner_id, m.revision, m.mode, m.room_id, m.location_id,
                    m.kind, m.time_ms, m.rssi, m.scan, m.address, m.ssid, m.frequency_mhz,
                    m.beacon_uuid, m.major, m.minor, m.tx_power
             FROM measurement AS m JOIN batch AS b ON b.id = m.batch_id
-            WHERE \(conditions.joined(separator: " AND "))
+            WHERE \(conditions.sql)
             ORDER BY m.sequence
             LIMIT ?
             """
-        self.arguments = arguments
+        arguments = conditions.arguments + [limit]
     }
 }

@@ -82,6 +82,7 @@ extension AppDatabase {
             }
         }
 
+        registerPositioningMigrations(in: &migrator)
         return migrator
     }
 }

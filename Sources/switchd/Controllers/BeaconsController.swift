@@ -1,0 +1,45 @@
+import Hummingbird
+import Scan
+
+/// `/v1/beacons`: the registry of iBeacons of known position. `PUT /v1/beacons/{id}` replaces a
+/// beacon with a whole ``NewBeacon``.
+struct BeaconsController {
+    let database: AppDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/beacons", use: create)
+        router.get("/v1/beacons", use: list)
+        router.get("/v1/beacons/{id}", use: show)
+        router.put("/v1/beacons/{id}", use: replace)
+        router.delete("/v1/beacons/{id}", use: delete)
+        router.allowOnly([.get, .post], on: "/v1/beacons")
+        router.allowOnly([.get, .put, .delete], on: "/v1/beacons/{id}")
+    }
+
+    /// 201; 422 naming `floorID` for an unknown floor; 409 when the identity is registered.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewBeacon.self, context: context)
+        return try .json(await database.createBeacon(new), status: .created)
+    }
+
+    /// All beacons, or with `?floor=` those of one floor (404 when it does not exist).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.beacons(onFloor: try QueryParameters(request).int64("floor")))
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.beacon(context.pathID("beacon")))
+    }
+
+    /// 200 with the beacon as it now is; errors as for create, and 404 for an unknown beacon.
+    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("beacon")
+        let new = try await request.decodeJSON(NewBeacon.self, context: context)
+        return try .json(await database.replaceBeacon(id, with: new))
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await database.deleteBeacon(context.pathID("beacon"))
+        return Response(status: .noContent)
+    }
+}

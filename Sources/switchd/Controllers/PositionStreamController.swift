@@ -1,0 +1,21 @@
+import Hummingbird
+import Scan
+
+/// `GET /v1/positions/stream`: stored positions as server-sent events, `event: position`,
+/// `id: <position ID>`, data the ``Position`` JSON, with the filters of `GET /v1/positions`;
+/// resumes after `Last-Event-ID` or `?after=` (see ``FeedSource/streamResponse(_:_:logger:)``).
+struct PositionStreamController {
+    let database: AppDatabase
+    let feed: SequenceFeed
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/positions/stream", use: stream)
+        router.allowOnly([.get], on: "/v1/positions/stream")
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let source = database.positionSource(matching: try query.positionFilter(), feed: feed)
+        return try await source.streamResponse(request, query, logger: context.logger)
+    }
+}

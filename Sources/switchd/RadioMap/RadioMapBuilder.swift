@@ -1,0 +1,85 @@
+import Scan
+
+/// One survey scan cycle: the readings one scanner took in scan `scan` under one switch revision.
+struct SurveyScanKey: Hashable, Comparable, Sendable {
+    var scannerID: String
+    var revision: Int64
+    var scan: Int64
+
+    static func < (lhs: SurveyScanKey, rhs: SurveyScanKey) -> Bool {
+        (lhs.scannerID, lhs.revision, lhs.scan) < (rhs.scannerID, rhs.revision, rhs.scan)
+    }
+}
+
+/// One stored survey reading, as the radio map needs it.
+struct SurveyReading: Sendable {
+    var locationID: Int64
+    var scan: SurveyScanKey
+    var emitter: Emitter
+    var rssi: Int
+}
+
+/// Builds a ``RadioMap`` from the survey: readings are grouped by location, then by scan cycle;
+/// an emitter heard more than once in a cycle counts once, with the mean of its readings. A
+/// location's fingerprint holds, per emitter, the mean, spread (population standard deviation)
+/// and count of those per-cycle values. Locations without readings are listed with none.
+struct RadioMapBuilder {
+    let floors: [Floor]
+    let beacons: [Beacon]
+    let locations: [Location]
+    /// Location → scan cycle → emitter → (sum, count) of the cycle's readings.
+    private var cycles: [Int64: [SurveyScanKey: [Emitter: (sum: Double, count: Int)]]] = [:]
+
+    init(floors: [Floor], beacons: [Beacon], locations: [Location]) {
+        self.floors = floors
+        self.beacons = beacons
+        self.locations = locations
+    }
+
+    mutating func add(_ reading: SurveyReading) {
+        cycles[reading.locationID, default: [:]][reading.scan, default: [:]][reading.emitter, default: (0, 0)].sum += Double(reading.rssi)
+        cycles[reading.locationID, default: [:]][reading.scan, default: [:]][reading.emitter, default: (0, 0)].count += 1
+    }
+
+    /// Floors ordered by building, level and ID; beacons and locations by ID; scans by scanner,
+    /// revision and scan number; emitters strongest first.
+    func build() -> RadioMap {
+        let mapLocations = locations.map(fingerprint(of:))
+        let mapFloors = floors.map { floor in
+            RadioMapFloor(
+                floorID: floor.id, building: floor.building, level: floor.level,
+                pathLossExponent: Self.pathLossExponent(
+                    of: floor, beacons: beacons.filter { $0.floorID == floor.id },
+                    locations: mapLocations.filter { $0.floorID == floor.id }
+                )
+            )
+        }
+        return RadioMap(floors: mapFloors, beacons: beacons, locations: mapLocations)
+    }
+
+    /// The log-distance path-loss exponent fitted on one floor's survey: its beacons of known
+    /// position as heard at its surveyed locations. Not fitted yet: nil, which scanners read as
+    /// "use the default". The fit belongs here.
+    static func pathLossExponent(of floor: Floor, beacons: [Beacon], locations: [RadioMapLocation]) -> Double? {
+        nil
+    }
+
+    private func fingerprint(of location: Location) -> RadioMapLocation {
+        let scans = (cycles[location.id] ?? [:]).sorted { $0.key < $1.key }.map { _, emitters in
+            emitters.mapValues { $0.sum / Double($0.count) }
+        }
+        var samples: [Emitter: [Double]] = [:]
+        for scan in scans {
+            for (emitter, rssi) in scan { samples[emitter, default: []].append(rssi) }
+        }
+        let emitters = samples.map { emitter, values in
+            let mean = values.reduce(0, +) / Double(values.count)
+            let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
+            return EmitterFingerprint(emitter: emitter, mean: mean, spread: variance.squareRoot(), count: values.count)
+        }.sorted { ($0.mean, $1.emitter) > ($1.mean, $0.emitter) }
+        return RadioMapLocation(
+            locationID: location.id, floorID: location.floorID, roomID: location.roomID,
+            x: location.x, y: location.y, emitters: emitters, scans: scans
+        )
+    }
+}
