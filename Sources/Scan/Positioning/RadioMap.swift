@@ -100,11 +100,11 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
 /// One emitter's RSSI statistics at one location.
 public struct EmitterFingerprint: Codable, Hashable, Sendable {
     public var emitter: Emitter
-    /// Mean RSSI, dBm.
+    /// Mean RSSI over the scans that heard it, dBm (each scan counts once, with its own mean).
     public var mean: Double
-    /// Standard deviation of the RSSI, dB (0 with a single sample).
+    /// Population standard deviation of those per-scan values, dB (0 with a single scan).
     public var spread: Double
-    /// Number of readings.
+    /// Number of survey scans that heard it.
     public var count: Int
 
     public init(emitter: Emitter, mean: Double, spread: Double, count: Int) {
