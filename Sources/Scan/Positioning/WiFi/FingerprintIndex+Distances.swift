@@ -1,0 +1,34 @@
+/// The fingerprints sharing at least one radio with a scan, with their Sørensen distance to it.
+struct SharedRadioDistances {
+    var records: [Int32] = []
+    var distances: [Double] = []
+}
+
+extension FingerprintIndex {
+    /// Visits only the inverted lists of the radios the scan heard. Radios the survey never heard
+    /// are left out of the scan, as are readings the representation maps to 0; nil when nothing is left.
+    func distances(to readings: [Key: Double]) -> SharedRadioDistances? {
+        var common = [Double](repeating: 0, count: count)
+        var result = SharedRadioDistances()
+        var scanTotal = 0.0
+        for (key, rssi) in readings {
+            guard let c = column[key] else { continue }
+            let value = representation.value(rssi)
+            guard value > 0 else { continue }
+            scanTotal += value
+            for slot in Int(listStart[Int(c)])..<Int(listStart[Int(c) + 1]) {
+                let record = Int(listRecord[slot])
+                // Both sides are > 0 here, so a record whose sum is still 0 is met for the first time.
+                if common[record] == 0 { result.records.append(Int32(record)) }
+                common[record] += min(value, listValue[slot])
+            }
+        }
+        guard scanTotal > 0 else { return nil }
+        result.distances.reserveCapacity(result.records.count)
+        for record in result.records {
+            let sum = scanTotal + total[Int(record)]
+            result.distances.append((sum - 2 * common[Int(record)]) / sum)
+        }
+        return result
+    }
+}

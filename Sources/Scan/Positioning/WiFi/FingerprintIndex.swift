@@ -1,0 +1,167 @@
+/// Survey fingerprints arranged for fast Sørensen nearest-neighbour search: one inverted list per
+/// radio, holding every fingerprint that heard it with its powed value (and raw dBm, for the
+/// best-match vote).
+///
+/// Sørensen (Bray–Curtis) distance between powed vectors a and b is Σ|a−b| / Σ(a+b). Since
+/// Σ|a−b| = Sa + Sb − 2·Σ min(a, b) and min is 0 wherever either side did not hear the radio, a query
+/// only visits the lists of the radios it heard. Fingerprints sharing no radio with the query are at
+/// distance 1, the largest possible.
+public struct FingerprintIndex<Key: Hashable & Sendable>: Sendable {
+    public let representation: PoweredRSSI
+    /// Building names, in order of first appearance; fingerprints refer to them by position.
+    public let buildings: [String]
+
+    // Per fingerprint.
+    let buildingOf: [Int32]
+    let floorOf: [Int64]
+    let xOf: [Double]
+    let yOf: [Double]
+    let locationOf: [Int64?]
+    /// Σ of the fingerprint's powed values.
+    let total: [Double]
+
+    // Per radio: the fingerprints that heard it, as one compressed-row table.
+    let column: [Key: Int32]
+    let listStart: [Int32]
+    let listRecord: [Int32]
+    let listValue: [Double]
+    let listDBm: [Float]
+
+    /// How survey samples become fingerprints.
+    public enum Grouping: Hashable, Sendable {
+        /// One fingerprint per sample.
+        case eachSample
+        /// One fingerprint per surveyed location (same building, floor, x, y and location id): the
+        /// mean of its samples' powed values, a sample that missed a radio counting 0. Its dBm for
+        /// the best-match vote is the mean over the samples that heard the radio.
+        case meanPerLocation
+    }
+
+    /// Builds the index. Readings the representation maps to 0 (too weak) are left out; a
+    /// fingerprint left with none stays in the index but is never near a scan.
+    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = PoweredRSSI(), grouping: Grouping = .eachSample) {
+        self.representation = representation
+        var buildingNumber: [String: Int32] = [:]
+        var buildings: [String] = []
+        var buildingOf: [Int32] = [], floorOf: [Int64] = [], xOf: [Double] = [], yOf: [Double] = []
+        var locationOf: [Int64?] = [], total: [Double] = []
+        var column: [Key: Int32] = [:]
+        // Every (fingerprint, radio) pair, in fingerprint order; sorted into lists by radio below.
+        var entryColumn: [Int32] = [], entryValue: [Double] = [], entryDBm: [Float] = []
+        var entryFingerprint: [Int32] = []
+        for group in Self.groups(of: records, by: grouping) {
+            let first = records[group[0]]
+            let fingerprint = Int32(total.count)
+            if let known = buildingNumber[first.building] {
+                buildingOf.append(known)
+            } else {
+                buildingNumber[first.building] = Int32(buildings.count)
+                buildingOf.append(Int32(buildings.count))
+                buildings.append(first.building)
+            }
+            floorOf.append(first.floorID)
+            xOf.append(first.x)
+            yOf.append(first.y)
+            locationOf.append(first.locationID)
+            var sums: [Key: (value: Double, dBm: Double, heard: Int)] = [:]
+            for member in group {
+                for (key, rssi) in records[member].readings {
+                    let value = representation.value(rssi)
+                    guard value > 0 else { continue }
+                    sums[key, default: (0, 0, 0)].value += value
+                    sums[key, default: (0, 0, 0)].dBm += rssi
+                    sums[key, default: (0, 0, 0)].heard += 1
+                }
+            }
+            var sum = 0.0
+            for (key, entry) in sums {
+                let value = entry.value / Double(group.count)
+                sum += value
+                let c: Int32
+                if let known = column[key] {
+                    c = known
+                } else {
+                    c = Int32(column.count)
+                    column[key] = c
+                }
+                entryColumn.append(c)
+                entryFingerprint.append(fingerprint)
+                entryValue.append(value)
+                entryDBm.append(Float(entry.dBm / Double(entry.heard)))
+            }
+            total.append(sum)
+        }
+        // Counting sort of the entries by radio: one contiguous list per radio.
+        var listStart = [Int32](repeating: 0, count: column.count + 1)
+        for c in entryColumn { listStart[Int(c) + 1] += 1 }
+        for c in 0..<column.count { listStart[c + 1] += listStart[c] }
+        var fill = listStart
+        var listRecord = [Int32](repeating: 0, count: entryColumn.count)
+        var listValue = [Double](repeating: 0, count: entryColumn.count)
+        var listDBm = [Float](repeating: 0, count: entryColumn.count)
+        for (entry, c) in entryColumn.enumerated() {
+            let slot = Int(fill[Int(c)])
+            fill[Int(c)] += 1
+            listRecord[slot] = entryFingerprint[entry]
+            listValue[slot] = entryValue[entry]
+            listDBm[slot] = entryDBm[entry]
+        }
+        self.buildings = buildings
+        self.buildingOf = buildingOf
+        self.floorOf = floorOf
+        self.xOf = xOf
+        self.yOf = yOf
+        self.locationOf = locationOf
+        self.total = total
+        self.column = column
+        self.listStart = listStart
+        self.listRecord = listRecord
+        self.listValue = listValue
+        self.listDBm = listDBm
+    }
+
+    /// Record numbers of each fingerprint-to-be, in order of first appearance.
+    private static func groups(of records: [FingerprintRecord<Key>], by grouping: Grouping) -> [[Int]] {
+        switch grouping {
+        case .eachSample:
+            return records.indices.map { [$0] }
+        case .meanPerLocation:
+            var groupOf: [SurveyedPlace: Int] = [:]
+            var groups: [[Int]] = []
+            for (r, record) in records.enumerated() {
+                let place = SurveyedPlace(
+                    building: record.building, floorID: record.floorID, x: record.x, y: record.y, locationID: record.locationID)
+                if let g = groupOf[place] {
+                    groups[g].append(r)
+                } else {
+                    groupOf[place] = groups.count
+                    groups.append([r])
+                }
+            }
+            return groups
+        }
+    }
+
+    /// Number of fingerprints (samples, or locations when grouped).
+    public var count: Int { total.count }
+
+    /// Number of distinct radios heard in the survey.
+    public var radioCount: Int { column.count }
+
+    /// Approximate heap bytes held by the index (arrays' element storage and the key table).
+    public var memoryBytes: Int {
+        buildingOf.count * 4 + floorOf.count * 8 + (xOf.count + yOf.count + total.count) * 8
+            + locationOf.count * MemoryLayout<Int64?>.stride
+            + listStart.count * 4 + listRecord.count * 4 + listValue.count * 8 + listDBm.count * 4
+            + column.capacity * (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride + 1)
+    }
+}
+
+/// What makes survey samples "the same location".
+private struct SurveyedPlace: Hashable {
+    var building: String
+    var floorID: Int64
+    var x: Double
+    var y: Double
+    var locationID: Int64?
+}

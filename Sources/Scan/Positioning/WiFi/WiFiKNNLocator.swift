@@ -1,0 +1,120 @@
+/// Weighted k-nearest-neighbour positioning in a cascade, all by Sørensen distance on powed RSSI:
+/// the nearest surveyed locations (their samples averaged) vote for the building, then the nearest
+/// locations in that building vote for the floor, then the nearest individual samples on that
+/// floor give the position. Votes and averages are weighted by 1 / (distance + ε).
+///
+/// Building and floor are wide targets best judged against a location's mean fingerprint, which
+/// smooths out one sample's noise; the position is best taken from individual samples, which
+/// keep the detail that separates neighbouring points. docs/wifi-fingerprinting.md has the
+/// measurements behind this split and behind `Settings.standard`.
+public struct WiFiKNNLocator<Key: Hashable & Sendable>: WiFiLocator {
+    public struct Settings: Hashable, Sendable {
+        /// Locations voting for the building.
+        public var buildingVoters: Int
+        /// Locations in the chosen building voting for the floor.
+        public var floorVoters: Int
+        /// Samples on the chosen floor averaged for the position.
+        public var neighbours: Int
+
+        public init(buildingVoters: Int, floorVoters: Int, neighbours: Int) {
+            self.buildingVoters = buildingVoters
+            self.floorVoters = floorVoters
+            self.neighbours = neighbours
+        }
+    }
+
+    /// Keeps identical fingerprints (distance 0) from taking an infinite weight.
+    static var weightEpsilon: Double { 1e-6 }
+
+    /// One fingerprint per survey sample; gives the position.
+    public let samples: FingerprintIndex<Key>
+    /// One fingerprint per surveyed location; gives building and floor.
+    public let locations: FingerprintIndex<Key>
+    public let settings: Settings
+    public var method: String { "wifi-knn" }
+
+    /// Both indexes should come from the same survey in the same representation.
+    public init(samples: FingerprintIndex<Key>, locations: FingerprintIndex<Key>, settings: Settings) {
+        self.samples = samples
+        self.locations = locations
+        self.settings = settings
+    }
+
+    /// Builds both indexes from the survey samples.
+    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, settings: Settings = .standard) {
+        self.init(
+            samples: FingerprintIndex(records: records, representation: representation, grouping: .eachSample),
+            locations: FingerprintIndex(records: records, representation: representation, grouping: .meanPerLocation),
+            settings: settings)
+    }
+
+    /// Heap bytes of both indexes.
+    public var memoryBytes: Int { samples.memoryBytes + locations.memoryBytes }
+
+    public func locate(_ readings: [Key: Double]) -> WiFiFix? {
+        guard let byLocation = locations.distances(to: readings) else { return nil }
+        let building = vote(among: nearest(settings.buildingVoters, in: byLocation) { _ in true }) {
+            Int64(locations.buildingOf[$0])
+        }
+        let inBuilding = { (fingerprint: Int) in Int64(locations.buildingOf[fingerprint]) == building }
+        let floor = vote(among: nearest(settings.floorVoters, in: byLocation, where: inBuilding)) { locations.floorOf[$0] }
+        let name = locations.buildings[Int(building)]
+        // Samples of the chosen building and floor; should there be none (indexes of different
+        // surveys), the locations that voted for the floor give the position instead.
+        if let sampleBuilding = samples.buildings.firstIndex(of: name).map(Int32.init),
+           let bySample = samples.distances(to: readings) {
+            let onFloor = nearest(settings.neighbours, in: bySample) {
+                samples.buildingOf[$0] == sampleBuilding && samples.floorOf[$0] == floor
+            }
+            if !onFloor.isEmpty { return fix(from: onFloor, in: samples, building: name, floor: floor) }
+        }
+        let onFloor = nearest(settings.neighbours, in: byLocation) { inBuilding($0) && locations.floorOf[$0] == floor }
+        return fix(from: onFloor, in: locations, building: name, floor: floor)
+    }
+
+    /// The weighted mean position of `neighbours` (not empty), with their weighted spread around
+    /// it as the accuracy (0 when a single neighbour decides).
+    private func fix(from neighbours: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+        var weightSum = 0.0, x = 0.0, y = 0.0
+        for (distance, record) in zip(neighbours.distances, neighbours.records) {
+            let weight = 1 / (distance + Self.weightEpsilon)
+            weightSum += weight
+            x += weight * index.xOf[Int(record)]
+            y += weight * index.yOf[Int(record)]
+        }
+        x /= weightSum
+        y /= weightSum
+        var spread = 0.0
+        for (distance, record) in zip(neighbours.distances, neighbours.records) {
+            let dx = index.xOf[Int(record)] - x, dy = index.yOf[Int(record)] - y
+            spread += (dx * dx + dy * dy) / (distance + Self.weightEpsilon)
+        }
+        return WiFiFix(
+            estimate: PositionEstimate(
+                floorID: floor, x: x, y: y, accuracyMetres: (spread / weightSum).squareRoot(), method: method),
+            building: building,
+            nearestLocationID: index.locationOf[Int(neighbours.records[0])]
+        )
+    }
+
+    /// The `k` nearest of the shared-radio fingerprints that satisfy `include`; not empty for the
+    /// filters used here, since the building and floor voted for come from fingerprints in `shared`.
+    private func nearest(_ k: Int, in shared: SharedRadioDistances, where include: (Int) -> Bool) -> NearestFingerprints {
+        var nearest = NearestFingerprints(capacity: max(k, 1))
+        for (record, distance) in zip(shared.records, shared.distances) where include(Int(record)) {
+            nearest.offer(distance, record)
+        }
+        return nearest
+    }
+
+    /// The label with the largest summed weight; the nearest voter's label unless another has more.
+    private func vote(among voters: NearestFingerprints, label: (Int) -> Int64) -> Int64 {
+        var weights: [Int64: Double] = [:]
+        var best = label(Int(voters.records[0]))
+        for (distance, record) in zip(voters.distances, voters.records) {
+            weights[label(Int(record)), default: 0] += 1 / (distance + Self.weightEpsilon)
+        }
+        for (candidate, weight) in weights where weight > weights[best, default: 0] { best = candidate }
+        return best
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import Scan
+
+/// `scannerd evaluate ujiindoorloc`: builds a fingerprint index from the training file, positions
+/// every row of the test file one at a time, and prints one JSON object of errors (EPSG:3857 metres,
+/// as the literature reports them), hit rates, timing and memory.
+struct UJIIndoorLocEvaluation: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ujiindoorloc",
+        abstract: "Wi-Fi fingerprinting on UJIIndoorLoc: train on one CSV, test on another (plain or gzipped)."
+    )
+
+    @Option(help: "The training CSV (trainingData.csv or .csv.gz).")
+    var train: String
+
+    @Option(help: "The test CSV (validationData.csv or .csv.gz).")
+    var test: String
+
+    @Option(help: "wifi-knn or best-match-vote.")
+    var method: WiFiMethod = .wifiKNN
+
+    @Option(help: "Neighbours averaged for the position (wifi-knn).")
+    var k: Int = WiFiKNNLocator<Int>.Settings.standard.neighbours
+
+    @Option(help: "Neighbours in the chosen building voting for the floor (wifi-knn).")
+    var floorVoters: Int = WiFiKNNLocator<Int>.Settings.standard.floorVoters
+
+    @Option(help: "Neighbours voting for the building (wifi-knn).")
+    var buildingVoters: Int = WiFiKNNLocator<Int>.Settings.standard.buildingVoters
+
+    @Option(help: "Exponent of the powed RSSI representation.")
+    var exponent: Double = PoweredRSSI.standard.exponent
+
+    @Option(help: "Readings weaker than this (dBm) count as not heard.")
+    var weakestDbm: Double = PoweredRSSI.standard.weakestHeardDBm
+
+    func validate() throws {
+        for (name, value) in [("--k", k), ("--floor-voters", floorVoters), ("--building-voters", buildingVoters)] where value < 1 {
+            throw ValidationError("\(name) must be at least 1, got \(value)")
+        }
+        guard exponent > 0, exponent.isFinite else { throw ValidationError("--exponent must be more than 0, got \(exponent)") }
+        guard weakestDbm <= 0 else { throw ValidationError("--weakest-dbm must be at most 0 dBm, got \(weakestDbm)") }
+    }
+
+    func run() throws {
+        let report = try evaluate()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+
+    /// Reads both files, runs the method and measures it.
+    /// Throws `UJIIndoorLocEvaluationError` naming the file that could not be read or parsed.
+    func evaluate() throws(UJIIndoorLocEvaluationError) -> UJIIndoorLocReport {
+        let training = try Self.samples(in: train)
+        let testing = try Self.samples(in: test)
+        guard !training.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(train) holds no samples") }
+        guard !testing.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(test) holds no samples") }
+        let representation = PoweredRSSI(
+            floorDBm: PoweredRSSI.standard.floorDBm, exponent: exponent, weakestHeardDBm: weakestDbm)
+        let settings = WiFiKNNLocator<Int>.Settings(buildingVoters: buildingVoters, floorVoters: floorVoters, neighbours: k)
+        let records = training.map(\.fingerprint)
+        let clock = ContinuousClock()
+        var locator: (any WiFiLocator<Int>)?
+        var indexBytes = 0, fingerprints = 0, accessPoints = 0
+        let buildTime = clock.measure {
+            switch method {
+            case .wifiKNN:
+                let knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
+                (indexBytes, fingerprints, accessPoints) = (knn.memoryBytes, knn.samples.count, knn.samples.radioCount)
+                locator = knn
+            case .bestMatchVote:
+                let index = FingerprintIndex(records: records, representation: representation)
+                (indexBytes, fingerprints, accessPoints) = (index.memoryBytes, index.count, index.radioCount)
+                locator = BestMatchVoteLocator(index: index)
+            }
+        }
+        guard let locator else { throw UJIIndoorLocEvaluationError(description: "no locator was built") }
+        let outcome = UJIIndoorLocTrial.run(locator, on: testing)
+        return UJIIndoorLocReport(
+            outcome: outcome, method: locator.method,
+            settings: method == .wifiKNN ? UJIIndoorLocReport.Settings(settings, representation) : nil,
+            trainingSamples: training.count, fingerprints: fingerprints, accessPoints: accessPoints,
+            buildSeconds: buildTime.seconds, indexBytes: indexBytes, maxRSSBytes: ProcessMemory.maximumResidentBytes()
+        )
+    }
+
+    private static func samples(in path: String) throws(UJIIndoorLocEvaluationError) -> [UJIIndoorLocSample] {
+        do {
+            return try UJIIndoorLoc.parse(try DatasetFile.contents(of: path))
+        } catch let error as DatasetFile.ReadError {
+            throw UJIIndoorLocEvaluationError(description: error.description)
+        } catch {
+            throw UJIIndoorLocEvaluationError(description: "\(path): \(error)")
+        }
+    }
+}
+
+/// Why an evaluation could not run; the message names the file.
+struct UJIIndoorLocEvaluationError: Error, CustomStringConvertible {
+    var description: String
+}
+
+enum WiFiMethod: String, ExpressibleByArgument, CaseIterable {
+    case wifiKNN = "wifi-knn"
+    case bestMatchVote = "best-match-vote"
+}

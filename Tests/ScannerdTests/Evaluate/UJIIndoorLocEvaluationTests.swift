@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import scannerd
+
+@Suite struct UJIIndoorLocEvaluationTests {
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory() }
+
+    static let header = (1...3).map { "WAP00\($0)" }.joined(separator: ",")
+        + ",LONGITUDE,LATITUDE,FLOOR,BUILDINGID,SPACEID,RELATIVEPOSITION,USERID,PHONEID,TIMESTAMP"
+
+    /// A UJI-format CSV: each row is (RSSI of WAP001…WAP003, 100 = not heard), x, y, floor, building.
+    func csv(_ name: String, _ rows: [([Int], Double, Double, Int, Int)]) -> String {
+        let lines = rows.map { rssi, x, y, floor, building in
+            (rssi.map(String.init) + ["\(x)", "\(y)", "\(floor)", "\(building)", "0", "0", "0", "0", "1380000000"])
+                .joined(separator: ",")
+        }
+        let path = folder.file(name)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(([Self.header] + lines).joined(separator: "\n").utf8)))
+        return path
+    }
+
+    var training: String {
+        csv("train.csv", [
+            ([-40, 100, 100], 0, 0, 0, 0),
+            ([100, -40, 100], 10, 0, 0, 0),
+            ([100, 100, -40], 100, 0, 1, 1),
+        ])
+    }
+
+    /// Each test row is nearest to one training row: 1 m off, 3 m off, and 0 m off but on the wrong floor.
+    var testing: String {
+        csv("test.csv", [
+            ([-42, 100, 100], 1, 0, 0, 0),
+            ([100, 100, -41], 100, 3, 1, 1),
+            ([100, -40, 100], 10, 0, 1, 0),
+        ])
+    }
+
+    func report(_ arguments: [String]) throws -> UJIIndoorLocReport {
+        try UJIIndoorLocEvaluation.parse(["--train", training, "--test", testing] + arguments).evaluate()
+    }
+
+    @Test(arguments: [["--method", "wifi-knn", "--k", "1", "--floor-voters", "1", "--building-voters", "1"], ["--method", "best-match-vote"]])
+    func measuresErrorsAndHitRates(arguments: [String]) throws {
+        let report = try report(arguments)
+        #expect(report.method == arguments[1])
+        #expect(report.queries == 3)
+        #expect(abs(report.mean - 4.0 / 3) < 1e-9)
+        #expect(report.median == 1)
+        #expect(abs(report.p95 - 2.8) < 1e-9)
+        #expect(report.buildingHitRate == 1)
+        #expect(abs(report.floorHitRate - 2.0 / 3) < 1e-9)
+        #expect(report.fingerprints == 3)
+        #expect(report.indexBytes > 0)
+        #expect(report.msPerQuery >= 0)
+    }
+
+    @Test func theDefaultIsTheKNNCascadeWithItsSettings() throws {
+        let command = try UJIIndoorLocEvaluation.parse(["--train", training, "--test", testing])
+        #expect(command.method == .wifiKNN)
+        let report = try command.evaluate()
+        #expect(report.settings?.k == command.k)
+        #expect(report.settings?.distance == "sorensen")
+    }
+
+    @Test func badArgumentsAreRefused() {
+        #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--k", "0"]) }
+        #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--method", "magic"]) }
+        #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a"]) }
+    }
+
+    @Test func aMissingFileIsNamed() throws {
+        let command = try UJIIndoorLocEvaluation.parse(["--train", folder.file("absent.csv"), "--test", testing])
+        #expect { try command.evaluate() } throws: { "\($0)".contains("absent.csv") }
+    }
+
+    @Test func aMalformedFileNamesLineAndColumn() throws {
+        let path = folder.file("bad.csv")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((Self.header + "\n-40,100,oops,0,0,0,0,0,0,0,0,0\n").utf8)))
+        let command = try UJIIndoorLocEvaluation.parse(["--train", path, "--test", testing])
+        #expect { try command.evaluate() } throws: { error in
+            "\(error)".contains("bad.csv") && "\(error)".contains("line 2, column 3 (WAP003)")
+        }
+    }
+}
