@@ -89,6 +89,15 @@ public struct APIClient: Sendable {
         try await call("GET", "/v1/scanners/\(scanner)/switch", as: ScanSwitch.self)
     }
 
+    public func createBeacon(_ beacon: NewBeacon) async throws -> Beacon {
+        try await call("POST", "/v1/beacons", json: beacon, as: Beacon.self)
+    }
+
+    /// The newest position `scanner` posted; throws while it has posted none (404).
+    public func latestPosition(of scanner: String = "default") async throws -> Position {
+        try await call("GET", "/v1/positions/latest?scannerID=\(scanner)", as: Position.self)
+    }
+
     /// Follows `nextCursor` to the end and returns every stored measurement matching `query`.
     public func allMeasurements(query: String = "", pageSize: Int = 1000) async throws -> [StoredMeasurement] {
         var all: [StoredMeasurement] = []

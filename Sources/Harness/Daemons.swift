@@ -1,4 +1,5 @@
 import Foundation
+import Scan
 
 /// A running `switchd` on loopback with its own state folder.
 public struct SwitchdInstance: Sendable {
@@ -82,11 +83,13 @@ public struct ScannerEvent: Decodable, Sendable {
     public var stored: Int?
     public var duplicate: Bool?
     public var status: Int?
+    /// Of a `positioned` event: the position computed on the device.
+    public var position: NewPosition?
 
     /// Reads an event file; a torn last line (the writer was killed mid-line) is skipped.
     public static func read(from path: String) -> [ScannerEvent] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        let decoder = JSONDecoder()
+        let decoder = JSONCoding.decoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
             try? decoder.decode(ScannerEvent.self, from: Data(line))
         }

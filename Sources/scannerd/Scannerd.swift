@@ -3,8 +3,8 @@ import Logging
 import Scan
 import ServiceLifecycle
 
-/// scannerd wired together: the spool, the uploader, the scan controller and the switch
-/// watcher, run as one service group. `scannerd run` and the tests both build it here.
+/// scannerd wired together: the spool, the uploader, the position poster, the scan controller
+/// and the switch watcher, run as one service group. `scannerd run` and the tests both build it here.
 ///
 /// The group starts the services in that order and, on SIGTERM or SIGINT, stops them in the
 /// reverse order: the watcher stops listening, the controller ends the scan session, the
@@ -30,10 +30,19 @@ struct Scannerd {
         let api = SwitchdAPI(baseURL: configuration.switchd, client: http)
         let radio = Self.radio(configuration, api: api, logger: logger)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
+        let (positions, positionContinuation) = AsyncStream.makeStream(
+            of: NewPosition.self, bufferingPolicy: .bufferingNewest(PositionPoster.queueLimit)
+        )
+        let positioner = Positioner(
+            scannerID: configuration.scannerID, settings: configuration.locate,
+            cache: RadioMapCache(path: configuration.radioMapPath, api: api, logger: logger),
+            positions: positionContinuation, events: events, logger: logger
+        )
         services = [
             spool,
             Uploader(spool: spool, api: api, events: events, logger: logger),
-            ScanController(switches: switches, radio: radio, spool: spool, events: events, logger: logger),
+            PositionPoster(positions: positions, api: api, logger: logger),
+            ScanController(switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger),
             SwitchWatcher(
                 api: api, scannerID: configuration.scannerID, store: SwitchStore(path: configuration.switchPath),
                 switches: switchContinuation, events: events, logger: logger

@@ -12,6 +12,7 @@ struct ScannerdConfiguration: Sendable {
     var batchSize: Int
     var batchAge: Duration
     var events: EventLog.Destination
+    var locate = Positioner.Settings()
 
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"
@@ -19,4 +20,5 @@ struct ScannerdConfiguration: Sendable {
     var lockPath: String { stateDirectory + "/lock" }
     var switchPath: String { stateDirectory + "/switch.json" }
     var spoolDirectory: String { stateDirectory + "/spool" }
+    var radioMapPath: String { stateDirectory + "/radiomap.json" }
 }

@@ -23,7 +23,7 @@ struct ScanControllerTests {
                 surveyPositions: nil, logger: quietLogger
             )
             let (stream, continuation) = AsyncStream.makeStream(of: ScanSwitch.self)
-            let controller = ScanController(switches: stream, radio: radio, spool: spool, events: events, logger: quietLogger)
+            let controller = ScanController(switches: stream, radio: radio, spool: spool, positioner: nil, events: events, logger: quietLogger)
             running = Task { await controller.run() }
             self.spool = spool
             switches = continuation

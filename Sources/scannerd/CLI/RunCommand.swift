@@ -50,6 +50,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-age-ms"), help: "Seal a batch this many milliseconds after its first measurement.")
     var batchAgeMs: Int = Int(Spool.Settings.defaultBatchAge / .milliseconds(1))
 
+    @Option(name: .customLong("locate-ble-window-ms"), help: "In locate mode, BLE advertisements of this many last milliseconds count towards a position.")
+    var locateBLEWindowMs: Int = Int(Positioner.Settings().bleWindow / .milliseconds(1))
+
+    @Option(name: .customLong("radiomap-refresh-s"), help: "In locate mode, ask switchd for a newer radio map this often, seconds.")
+    var radioMapRefreshS: Int = Int(Positioner.Settings().mapRefreshInterval / .seconds(1))
+
     @Option(help: "Append JSON event lines to this file ('-' for standard output).")
     var events: String?
 
@@ -65,6 +71,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard batchAgeMs > 0 else {
             throw ArgumentParser.ValidationError("--batch-age-ms must be more than 0, got \(batchAgeMs)")
+        }
+        guard (100...60_000).contains(locateBLEWindowMs) else {
+            throw ArgumentParser.ValidationError("--locate-ble-window-ms must be between 100 and 60000, got \(locateBLEWindowMs)")
+        }
+        guard (1...86_400).contains(radioMapRefreshS) else {
+            throw ArgumentParser.ValidationError("--radiomap-refresh-s must be between 1 and 86400, got \(radioMapRefreshS)")
         }
         guard simWiFiScanMs > 0 else {
             throw ArgumentParser.ValidationError("--sim-wifi-scan-ms must be more than 0, got \(simWiFiScanMs)")
@@ -83,7 +95,8 @@ struct RunCommand: AsyncParsableCommand {
                 wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
             ),
             batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
-            events: events.map(EventLog.Destination.init(argument:)) ?? .none
+            events: events.map(EventLog.Destination.init(argument:)) ?? .none,
+            locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS))
         )
     }
 

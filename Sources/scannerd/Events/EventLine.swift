@@ -10,7 +10,7 @@ struct EventLine: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case event, monotonicNs, time
-        case revision, scanning, mode, batchID, count, ids, stored, duplicate, status
+        case revision, scanning, mode, batchID, count, ids, stored, duplicate, status, position
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -34,6 +34,9 @@ struct EventLine: Encodable {
             try c.encode(batchID, forKey: .batchID)
             try c.encode(stored, forKey: .stored)
             try c.encode(duplicate, forKey: .duplicate)
+        case .positioned(let revision, let position):
+            try c.encode(revision, forKey: .revision)
+            try c.encode(position, forKey: .position)
         case .rejected(let batchID, let status):
             try c.encode(batchID, forKey: .batchID)
             try c.encode(status, forKey: .status)

@@ -8,6 +8,8 @@ enum ScannerEvent: Sendable, Equatable {
     case switchReceived(revision: Int, scanning: Bool, mode: ScanMode)
     /// A scan session has started: the radio is armed.
     case scanning(revision: Int)
+    /// A locate scan cycle was positioned on the device (and queued for switchd).
+    case positioned(revision: Int, position: NewPosition)
     /// A scan session has stopped.
     case idle(revision: Int)
     /// A batch is durably in `ready/`; `ids` are its measurements' IDs.
@@ -23,6 +25,7 @@ enum ScannerEvent: Sendable, Equatable {
         case .switchReceived: "switch"
         case .scanning: "scanning"
         case .idle: "idle"
+        case .positioned: "positioned"
         case .sealed: "sealed"
         case .acked: "acked"
         case .rejected: "rejected"

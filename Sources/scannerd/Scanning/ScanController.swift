@@ -9,6 +9,7 @@ struct ScanController: Service, CustomStringConvertible {
     let switches: AsyncStream<ScanSwitch>
     let radio: any RadioSource
     let spool: Spool
+    let positioner: Positioner?
     let events: EventLog
     let logger: Logger
 
@@ -27,7 +28,9 @@ struct ScanController: Service, CustomStringConvertible {
                     session = nil
                 }
                 if scanSwitch.scanning {
-                    let next = ScanSession(scanSwitch: scanSwitch, radio: radio, spool: spool, events: events, logger: logger)
+                    let next = ScanSession(
+                        scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger
+                    )
                     session = next
                     group.addTask { await next.run() }
                 } else {

@@ -11,6 +11,8 @@ final class ScanSession: Sendable {
     let spool: Spool
     let events: EventLog
     let logger: Logger
+    /// Positions the cycles of a locate session; nil in survey mode.
+    let positioner: Positioner?
     private let stopRequests: AsyncStream<Void>
     private let stopContinuation: AsyncStream<Void>.Continuation
 
@@ -31,8 +33,9 @@ final class ScanSession: Sendable {
         case cancelled
     }
 
-    init(scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, events: EventLog, logger: Logger) {
+    init(scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, positioner: Positioner?, events: EventLog, logger: Logger) {
         self.scanSwitch = scanSwitch
+        self.positioner = scanSwitch.mode == .locate ? positioner : nil
         self.radio = radio
         self.spool = spool
         self.events = events
@@ -55,6 +58,7 @@ final class ScanSession: Sendable {
     /// batch, so its last readings go out at once.
     func run() async -> Ending {
         await radio.prepare(for: scanSwitch)
+        await positioner?.begin()
         let cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
         let advertisements = radio.ble?.advertisements()
         events.record(.scanning(revision: revision))
@@ -100,6 +104,7 @@ final class ScanSession: Sendable {
         do {
             for try await reading in advertisements {
                 guard let index = cycle.current else { continue }
+                await positioner?.heard(reading)
                 await append(reading.measurement(scan: index))
             }
             if Task.isCancelled { return .cancelled }
@@ -140,6 +145,7 @@ final class ScanSession: Sendable {
                 await append(reading.measurement(scan: index))
             }
             await spool.recordScansCompleted(index + 1, revision: revision)
+            await positioner?.cycleEnded(wifi: readings, revision: revision, at: Date())
             if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {
                 cycle.finish()
                 return .stopConditionMet

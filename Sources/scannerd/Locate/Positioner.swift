@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import Scan
+
+/// Positions a locate session on the device: BLE advertisements are kept for a short window,
+/// and every completed scan cycle (its Wi-Fi scan plus that window) goes through the ``Locator``
+/// built from the radio map. Positions go to the ``PositionPoster``; they are never lost to a
+/// slow switchd, only dropped oldest-first when switchd is away for long.
+actor Positioner {
+    struct Settings: Sendable {
+        /// How far back BLE advertisements count towards a position.
+        var bleWindow: Duration = .seconds(2)
+        /// How often, while locating, switchd is asked for a newer radio map.
+        var mapRefreshInterval: Duration = .seconds(60)
+    }
+
+    private let scannerID: ScannerID
+    private let settings: Settings
+    private let cache: RadioMapCache
+    private let positions: AsyncStream<NewPosition>.Continuation
+    private let events: EventLog
+    private let logger: Logger
+    private var window = BLEWindow()
+    private var locator: Locator?
+    private var locatorETag: String?
+    private var lastRefresh: ContinuousClock.Instant?
+    private var saidNoMap = false
+
+    init(
+        scannerID: ScannerID, settings: Settings, cache: RadioMapCache,
+        positions: AsyncStream<NewPosition>.Continuation, events: EventLog, logger: Logger
+    ) {
+        self.scannerID = scannerID
+        self.settings = settings
+        self.cache = cache
+        self.positions = positions
+        self.events = events
+        self.logger = logger
+    }
+
+    /// A locate session starts: the map is refreshed and the filters start afresh (a new session
+    /// may be somewhere else entirely).
+    func begin() async {
+        window = BLEWindow()
+        locator?.reset()
+        await refreshIfDue(force: true)
+    }
+
+    /// Keeps a BLE advertisement for the window; Wi-Fi readings come with their cycle.
+    func heard(_ reading: RadioReading) {
+        guard case .ble(let ble) = reading.observation else { return }
+        window.add(.beacon(ble.beacon), rssi: reading.rssi, at: reading.time)
+    }
+
+    /// Positions one completed scan cycle and hands the position on; records `positioned`.
+    func cycleEnded(wifi readings: [RadioReading], revision: Int, at now: Date) async {
+        await refreshIfDue(force: false)
+        guard var locator else {
+            if !saidNoMap {
+                logger.warning("no radio map yet: positions start once switchd has given one")
+                saidNoMap = true
+            }
+            return
+        }
+        window.drop(before: now.addingTimeInterval(-settings.bleWindow.seconds))
+        var wifi: [Emitter: Double] = [:]
+        for reading in readings {
+            if case .wifi(let observation) = reading.observation {
+                wifi[.accessPoint(observation.bssid)] = Double(reading.rssi)
+            }
+        }
+        let located = locator.locate(wifi: wifi, ble: window.samples, at: now)
+        self.locator = locator
+        guard let located else { return }
+        let position = NewPosition(
+            scannerID: scannerID, time: now, building: located.building, floor: located.floorID,
+            x: located.x, y: located.y, roomID: located.roomID, nearestLocationID: located.nearestLocationID,
+            accuracyMetres: located.accuracyMetres, method: located.method
+        )
+        events.record(.positioned(revision: revision, position: position))
+        positions.yield(position)
+    }
+
+    private func refreshIfDue(force: Bool) async {
+        let now = ContinuousClock.now
+        if !force, let lastRefresh, now - lastRefresh < settings.mapRefreshInterval { return }
+        lastRefresh = now
+        guard let copy = await cache.refresh(), copy.etag != locatorETag else { return }
+        let started = ContinuousClock.now
+        locator = Locator(map: copy.map)
+        locatorETag = copy.etag
+        saidNoMap = false
+        logger.info("locator built from the radio map", metadata: [
+            "etag": "\(copy.etag)", "locations": "\(copy.map.locations.count)", "beacons": "\(copy.map.beacons.count)",
+            "ms": "\((ContinuousClock.now - started) / .milliseconds(1))",
+        ])
+    }
+}
+
+/// The BLE advertisements of the last few seconds, per beacon.
+struct BLEWindow {
+    private var heard: [(time: Date, emitter: Emitter, rssi: Int)] = []
+
+    mutating func add(_ emitter: Emitter, rssi: Int, at time: Date) {
+        heard.append((time, emitter, rssi))
+    }
+
+    mutating func drop(before cutoff: Date) {
+        heard.removeAll { $0.time < cutoff }
+    }
+
+    /// RSSI samples per beacon, in the order heard.
+    var samples: [Emitter: [Double]] {
+        heard.reduce(into: [:]) { $0[$1.emitter, default: []].append(Double($1.rssi)) }
+    }
+}
