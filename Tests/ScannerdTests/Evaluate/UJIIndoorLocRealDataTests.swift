@@ -22,10 +22,10 @@ import Testing
             return
         }
         let report = try UJIIndoorLocEvaluation.parse(["--train", train, "--test", test]).evaluate()
-        #expect(report.queries == 1111)
-        #expect(report.buildingHitRate == 1)
-        #expect(report.floorHitRate >= 0.96)
-        #expect(report.mean <= 6.0)
-        #expect(report.p95 <= 19)
+        #expect(report.metrics.queries == 1111)
+        #expect(report.metrics.buildingHitRate == 1)
+        #expect(report.metrics.floorHitRate >= 0.96)
+        #expect(report.metrics.mean <= 6.0)
+        #expect(report.metrics.p95 <= 19)
     }
 }
