@@ -4,7 +4,8 @@ import Scan
 
 /// `scannerd evaluate ujiindoorloc`: builds a fingerprint index from the training file, positions
 /// every row of the test file one at a time, and prints one JSON object of errors (EPSG:3857 metres,
-/// as the literature reports them), hit rates, timing and memory.
+/// as the literature reports them), hit rates, timing and memory. With `--leave-one-user-out`
+/// it tests on the training file alone, the way the default settings were chosen.
 struct UJIIndoorLocEvaluation: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ujiindoorloc",
@@ -15,7 +16,10 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     var train: String
 
     @Option(help: "The test CSV (validationData.csv or .csv.gz).")
-    var test: String
+    var test: String?
+
+    @Flag(help: "Instead of a test file, hold out each training user in turn and test on their samples.")
+    var leaveOneUserOut = false
 
     @Option(help: "wifi-knn or best-match-vote.")
     var method: WiFiMethod = .wifiKNN
@@ -36,6 +40,9 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     var weakestDbm: Double = PoweredRSSI.standard.weakestHeardDBm
 
     func validate() throws {
+        guard (test == nil) == leaveOneUserOut else {
+            throw ValidationError("give either --test FILE or --leave-one-user-out, not both or neither")
+        }
         for (name, value) in [("--k", k), ("--floor-voters", floorVoters), ("--building-voters", buildingVoters)] where value < 1 {
             throw ValidationError("\(name) must be at least 1, got \(value)")
         }
@@ -50,39 +57,72 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         print(String(decoding: try encoder.encode(report), as: UTF8.self))
     }
 
-    /// Reads both files, runs the method and measures it.
+    /// Reads the files, runs the method and measures it.
     /// Throws `UJIIndoorLocEvaluationError` naming the file that could not be read or parsed.
     func evaluate() throws(UJIIndoorLocEvaluationError) -> UJIIndoorLocReport {
         let training = try Self.samples(in: train)
-        let testing = try Self.samples(in: test)
         guard !training.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(train) holds no samples") }
+        guard let test else { return crossValidate(training) }
+        let testing = try Self.samples(in: test)
         guard !testing.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(test) holds no samples") }
-        let representation = PoweredRSSI(
-            floorDBm: PoweredRSSI.standard.floorDBm, exponent: exponent, weakestHeardDBm: weakestDbm)
-        let settings = WiFiKNNLocator<Int>.Settings(buildingVoters: buildingVoters, floorVoters: floorVoters, neighbours: k)
+        let built = build(from: training)
+        var trial = UJIIndoorLocTrial()
+        trial.test(built.locator, on: testing)
+        return report(trial, covered: nil, testedOn: "test file", built: built, trainingSamples: training.count)
+    }
+
+    var representation: PoweredRSSI {
+        PoweredRSSI(floorDBm: PoweredRSSI.standard.floorDBm, exponent: exponent, weakestHeardDBm: weakestDbm)
+    }
+
+    var settings: WiFiKNNLocator<Int>.Settings {
+        WiFiKNNLocator<Int>.Settings(buildingVoters: buildingVoters, floorVoters: floorVoters, neighbours: k)
+    }
+
+    /// A locator of the chosen method and what building it cost.
+    struct BuiltLocator {
+        var locator: any WiFiLocator<Int>
+        var seconds: Double
+        var indexBytes: Int
+        var fingerprints: Int
+        var accessPoints: Int
+    }
+
+    func build(from training: [UJIIndoorLocSample]) -> BuiltLocator {
         let records = training.map(\.fingerprint)
-        let clock = ContinuousClock()
-        var locator: (any WiFiLocator<Int>)?
-        var indexBytes = 0, fingerprints = 0, accessPoints = 0
-        let buildTime = clock.measure {
-            switch method {
-            case .wifiKNN:
-                let knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
-                (indexBytes, fingerprints, accessPoints) = (knn.memoryBytes, knn.samples.count, knn.samples.radioCount)
-                locator = knn
-            case .bestMatchVote:
-                let index = FingerprintIndex(records: records, representation: representation)
-                (indexBytes, fingerprints, accessPoints) = (index.memoryBytes, index.count, index.radioCount)
-                locator = BestMatchVoteLocator(index: index)
-            }
+        let started = ContinuousClock.now
+        switch method {
+        case .wifiKNN:
+            let knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
+            return BuiltLocator(
+                locator: knn, seconds: (ContinuousClock.now - started).seconds, indexBytes: knn.memoryBytes,
+                fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount)
+        case .bestMatchVote:
+            let index = FingerprintIndex(records: records, representation: representation)
+            return BuiltLocator(
+                locator: BestMatchVoteLocator(index: index), seconds: (ContinuousClock.now - started).seconds,
+                indexBytes: index.memoryBytes, fingerprints: index.count, accessPoints: index.radioCount)
         }
-        guard let locator else { throw UJIIndoorLocEvaluationError(description: "no locator was built") }
-        let outcome = UJIIndoorLocTrial.run(locator, on: testing)
-        return UJIIndoorLocReport(
-            outcome: outcome, method: locator.method,
-            settings: method == .wifiKNN ? UJIIndoorLocReport.Settings(settings, representation) : nil,
-            trainingSamples: training.count, fingerprints: fingerprints, accessPoints: accessPoints,
-            buildSeconds: buildTime.seconds, indexBytes: indexBytes, maxRSSBytes: ProcessMemory.maximumResidentBytes()
+    }
+
+    func report(
+        _ trial: UJIIndoorLocTrial, covered: UJIIndoorLocTrial?, testedOn: String, built: BuiltLocator, trainingSamples: Int
+    ) -> UJIIndoorLocReport {
+        UJIIndoorLocReport(
+            metrics: UJIIndoorLocMetrics(trial),
+            details: UJIIndoorLocReport.Details(
+                method: built.locator.method,
+                settings: method == .wifiKNN ? UJIIndoorLocReport.Settings(settings, representation) : nil,
+                testedOn: testedOn,
+                covered: covered.map(UJIIndoorLocMetrics.init),
+                msPerQuery: ErrorSummary.percentile(50, ofSorted: trial.queryMilliseconds.sorted()),
+                trainingSamples: trainingSamples,
+                fingerprints: built.fingerprints,
+                accessPoints: built.accessPoints,
+                buildSeconds: built.seconds,
+                indexBytes: built.indexBytes,
+                maxRSSBytes: ProcessMemory.maximumResidentBytes()
+            )
         )
     }
 

@@ -1,6 +1,6 @@
 import Scan
 
-/// Positions every test sample one at a time, on this thread, timing each query alone.
+/// Positions test samples one at a time, on this thread, timing each query alone.
 struct UJIIndoorLocTrial {
     var errors: [Double] = []
     var building = HitRate()
@@ -10,26 +10,49 @@ struct UJIIndoorLocTrial {
     var unanswered = 0
     var queryMilliseconds: [Double] = []
 
-    static func run(_ locator: any WiFiLocator<Int>, on samples: [UJIIndoorLocSample]) -> UJIIndoorLocTrial {
-        var trial = UJIIndoorLocTrial()
-        trial.errors.reserveCapacity(samples.count)
-        trial.queryMilliseconds.reserveCapacity(samples.count)
+    /// Adds the outcome of positioning every sample with `locator`.
+    mutating func test(_ locator: any WiFiLocator<Int>, on samples: [UJIIndoorLocSample]) {
         let clock = ContinuousClock()
         for sample in samples {
             var fix: WiFiFix?
             let elapsed = clock.measure { fix = locator.locate(sample.readings) }
-            trial.queryMilliseconds.append(elapsed.seconds * 1000)
+            queryMilliseconds.append(elapsed.seconds * 1000)
             guard let fix else {
-                trial.unanswered += 1
-                trial.building.record(false)
-                trial.floor.record(false)
+                unanswered += 1
+                building.record(false)
+                floor.record(false)
                 continue
             }
-            trial.building.record(fix.building == String(sample.buildingID))
-            trial.floor.record(fix.building == String(sample.buildingID) && fix.estimate.floorID == Int64(sample.floor))
-            trial.errors.append(planarError(
-                x: fix.estimate.x, y: fix.estimate.y, trueX: sample.longitude, trueY: sample.latitude))
+            let rightBuilding = fix.building == String(sample.buildingID)
+            building.record(rightBuilding)
+            floor.record(rightBuilding && fix.estimate.floorID == Int64(sample.floor))
+            errors.append(planarError(x: fix.estimate.x, y: fix.estimate.y, trueX: sample.longitude, trueY: sample.latitude))
         }
-        return trial
+    }
+}
+
+/// The accuracy figures of a trial, as printed (errors in the dataset's EPSG:3857 metres).
+struct UJIIndoorLocMetrics: Encodable {
+    var queries: Int
+    var unanswered: Int
+    var mean: Double
+    var median: Double
+    var p75: Double
+    var p95: Double
+    var max: Double
+    var buildingHitRate: Double
+    var floorHitRate: Double
+
+    init(_ trial: UJIIndoorLocTrial) {
+        let summary = ErrorSummary(errors: trial.errors)
+        queries = trial.floor.trials
+        unanswered = trial.unanswered
+        mean = summary?.mean ?? .nan
+        median = summary?.median ?? .nan
+        p75 = summary?.p75 ?? .nan
+        p95 = summary?.p95 ?? .nan
+        max = summary?.max ?? .nan
+        buildingHitRate = trial.building.rate
+        floorHitRate = trial.floor.rate
     }
 }

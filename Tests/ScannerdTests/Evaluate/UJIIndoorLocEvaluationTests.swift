@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import scannerd
+import Scan
 
 @Suite struct UJIIndoorLocEvaluationTests {
     let folder: TemporaryDirectory
@@ -45,30 +46,59 @@ import Testing
     @Test(arguments: [["--method", "wifi-knn", "--k", "1", "--floor-voters", "1", "--building-voters", "1"], ["--method", "best-match-vote"]])
     func measuresErrorsAndHitRates(arguments: [String]) throws {
         let report = try report(arguments)
-        #expect(report.method == arguments[1])
-        #expect(report.queries == 3)
-        #expect(abs(report.mean - 4.0 / 3) < 1e-9)
-        #expect(report.median == 1)
-        #expect(abs(report.p95 - 2.8) < 1e-9)
-        #expect(report.buildingHitRate == 1)
-        #expect(abs(report.floorHitRate - 2.0 / 3) < 1e-9)
-        #expect(report.fingerprints == 3)
-        #expect(report.indexBytes > 0)
-        #expect(report.msPerQuery >= 0)
+        #expect(report.details.method == arguments[1])
+        #expect(report.metrics.queries == 3)
+        #expect(abs(report.metrics.mean - 4.0 / 3) < 1e-9)
+        #expect(report.metrics.median == 1)
+        #expect(abs(report.metrics.p95 - 2.8) < 1e-9)
+        #expect(report.metrics.buildingHitRate == 1)
+        #expect(abs(report.metrics.floorHitRate - 2.0 / 3) < 1e-9)
+        #expect(report.details.fingerprints == 3)
+        #expect(report.details.indexBytes > 0)
+        #expect(report.details.msPerQuery >= 0)
     }
 
     @Test func theDefaultIsTheKNNCascadeWithItsSettings() throws {
         let command = try UJIIndoorLocEvaluation.parse(["--train", training, "--test", testing])
         #expect(command.method == .wifiKNN)
         let report = try command.evaluate()
-        #expect(report.settings?.k == command.k)
-        #expect(report.settings?.distance == "sorensen")
+        #expect(report.details.settings?.k == command.k)
+        #expect(report.details.settings?.distance == "sorensen")
+    }
+
+    @Test func leaveOneUserOutTestsEachUserAgainstTheOthers() throws {
+        // Users 1 and 2 surveyed the same two points; each held-out sample is nearest to the
+        // other user's sample of its own point, 0 m off, so every answer is exact and covered.
+        let header = Self.header
+        let rows = [
+            "-40,100,100,0,0,0,0,0,0,1,1,1", "100,-40,100,10,0,0,0,0,0,1,1,1",
+            "-42,100,100,0,0,0,0,0,0,2,2,1", "100,-43,100,10,0,0,0,0,0,2,2,1",
+        ]
+        let path = folder.file("users.csv")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(([header] + rows).joined(separator: "\n").utf8)))
+        let report = try UJIIndoorLocEvaluation.parse(["--train", path, "--leave-one-user-out", "--k", "1"]).evaluate()
+        #expect(report.metrics.queries == 4)
+        #expect(report.metrics.mean == 0)
+        #expect(report.metrics.floorHitRate == 1)
+        #expect(report.details.covered?.queries == 4)
+        #expect(report.details.testedOn.contains("leave-one-user-out"))
+    }
+
+    @Test func coveredSamplesHaveATrainingLocationOnTheirFloorNearby() throws {
+        let samples = try UJIIndoorLoc.parse(Array(([Self.header] + [
+            "-40,100,100,0,0,0,0,0,0,1,1,1", "-40,100,100,4,3,0,0,0,0,2,2,1",
+            "-40,100,100,4,3.1,0,0,0,0,2,2,1", "-40,100,100,0,0,1,0,0,0,2,2,1",
+        ]).joined(separator: "\n").utf8))
+        let covered = UJIIndoorLocEvaluation.covered(Array(samples[1...]), by: [samples[0]])
+        // 5 m away on the same floor is covered; 5.1 m away, or another floor, is not.
+        #expect(covered.map(\.latitude) == [3])
     }
 
     @Test func badArgumentsAreRefused() {
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--k", "0"]) }
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--method", "magic"]) }
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a"]) }
+        #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--leave-one-user-out"]) }
     }
 
     @Test func aMissingFileIsNamed() throws {

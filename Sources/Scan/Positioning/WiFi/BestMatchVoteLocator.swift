@@ -5,7 +5,7 @@
 /// Ties are split rather than given to whichever fingerprint came first: fingerprints tied for
 /// closest on one radio share its vote equally, and when several fingerprints end with the most
 /// votes the position is their mean and the building and floor are the most common among them.
-public struct BestMatchVoteLocator<Key: Hashable & Sendable>: WiFiLocator {
+public struct BestMatchVoteLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator {
     public let index: FingerprintIndex<Key>
     public var method: String { "best-match-vote" }
 
@@ -17,8 +17,9 @@ public struct BestMatchVoteLocator<Key: Hashable & Sendable>: WiFiLocator {
         var votes = [Double](repeating: 0, count: index.count)
         var voted: [Int] = []
         var closest: [Int] = []
-        for (key, rssi) in readings {
-            guard let c = index.column[key] else { continue }
+        // In list order, so that split votes are added up in the same order every run.
+        let heard = readings.compactMap { key, rssi in index.column[key].map { (column: $0, rssi: rssi) } }
+        for (c, rssi) in heard.sorted(by: { $0.column < $1.column }) {
             let slots = Int(index.listStart[Int(c)])..<Int(index.listStart[Int(c) + 1])
             var gap = Double.infinity
             closest.removeAll(keepingCapacity: true)

@@ -6,7 +6,11 @@
 /// Σ|a−b| = Sa + Sb − 2·Σ min(a, b) and min is 0 wherever either side did not hear the radio, a query
 /// only visits the lists of the radios it heard. Fingerprints sharing no radio with the query are at
 /// distance 1, the largest possible.
-public struct FingerprintIndex<Key: Hashable & Sendable>: Sendable {
+///
+/// Keys are Comparable so that everything is visited in one order, build after build and run after
+/// run: sums of floating-point numbers then come out bit for bit the same and ties between equally
+/// near fingerprints are settled the same way (Swift's dictionary order changes from run to run).
+public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable {
     public let representation: PoweredRSSI
     /// Building names, in order of first appearance; fingerprints refer to them by position.
     public let buildings: [String]
@@ -39,16 +43,46 @@ public struct FingerprintIndex<Key: Hashable & Sendable>: Sendable {
 
     /// Builds the index. Readings the representation maps to 0 (too weak) are left out; a
     /// fingerprint left with none stays in the index but is never near a scan.
-    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = PoweredRSSI(), grouping: Grouping = .eachSample) {
+    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, grouping: Grouping = .eachSample) {
         self.representation = representation
         var buildingNumber: [String: Int32] = [:]
         var buildings: [String] = []
         var buildingOf: [Int32] = [], floorOf: [Int64] = [], xOf: [Double] = [], yOf: [Double] = []
         var locationOf: [Int64?] = [], total: [Double] = []
+        // Pass 1: every usable reading as (radio number, value, dBm), by record. Radios are then
+        // numbered in key order, so the numbering does not depend on dictionary order.
+        var provisional: [Key: Int32] = [:]
+        var readingStart: [Int] = []
+        var readingColumn: [Int32] = [], readingValue: [Double] = [], readingRSSI: [Double] = []
+        readingStart.reserveCapacity(records.count + 1)
+        for record in records {
+            readingStart.append(readingColumn.count)
+            for (key, rssi) in record.readings {
+                let value = representation.value(rssi)
+                guard value > 0 else { continue }
+                let c: Int32
+                if let known = provisional[key] {
+                    c = known
+                } else {
+                    c = Int32(provisional.count)
+                    provisional[key] = c
+                }
+                readingColumn.append(c)
+                readingValue.append(value)
+                readingRSSI.append(rssi)
+            }
+        }
+        readingStart.append(readingColumn.count)
         var column: [Key: Int32] = [:]
-        // Every (fingerprint, radio) pair, in fingerprint order; sorted into lists by radio below.
+        var renumbered = [Int32](repeating: 0, count: provisional.count)
+        for (number, radio) in provisional.sorted(by: { $0.key < $1.key }).enumerated() {
+            column[radio.key] = Int32(number)
+            renumbered[Int(radio.value)] = Int32(number)
+        }
+        // Pass 2: one fingerprint per group, its entries in radio order.
         var entryColumn: [Int32] = [], entryValue: [Double] = [], entryDBm: [Float] = []
         var entryFingerprint: [Int32] = []
+        var readings: [(column: Int32, member: Int, value: Double, rssi: Double)] = []
         for group in Self.groups(of: records, by: grouping) {
             let first = records[group[0]]
             let fingerprint = Int32(total.count)
@@ -63,31 +97,32 @@ public struct FingerprintIndex<Key: Hashable & Sendable>: Sendable {
             xOf.append(first.x)
             yOf.append(first.y)
             locationOf.append(first.locationID)
-            var sums: [Key: (value: Double, dBm: Double, heard: Int)] = [:]
+            // The group's readings ordered by radio then sample: each radio's readings are
+            // adjacent and always added up in the same order.
+            readings.removeAll(keepingCapacity: true)
             for member in group {
-                for (key, rssi) in records[member].readings {
-                    let value = representation.value(rssi)
-                    guard value > 0 else { continue }
-                    sums[key, default: (0, 0, 0)].value += value
-                    sums[key, default: (0, 0, 0)].dBm += rssi
-                    sums[key, default: (0, 0, 0)].heard += 1
+                for r in readingStart[member]..<readingStart[member + 1] {
+                    readings.append((renumbered[Int(readingColumn[r])], member, readingValue[r], readingRSSI[r]))
                 }
             }
+            readings.sort { $0.column != $1.column ? $0.column < $1.column : $0.member < $1.member }
             var sum = 0.0
-            for (key, entry) in sums {
-                let value = entry.value / Double(group.count)
-                sum += value
-                let c: Int32
-                if let known = column[key] {
-                    c = known
-                } else {
-                    c = Int32(column.count)
-                    column[key] = c
+            var next = 0
+            while next < readings.count {
+                let c = readings[next].column
+                var value = 0.0, dBm = 0.0, heard = 0
+                while next < readings.count, readings[next].column == c {
+                    value += readings[next].value
+                    dBm += readings[next].rssi
+                    heard += 1
+                    next += 1
                 }
+                value /= Double(group.count)
+                sum += value
                 entryColumn.append(c)
                 entryFingerprint.append(fingerprint)
                 entryValue.append(value)
-                entryDBm.append(Float(entry.dBm / Double(entry.heard)))
+                entryDBm.append(Float(dBm / Double(heard)))
             }
             total.append(sum)
         }

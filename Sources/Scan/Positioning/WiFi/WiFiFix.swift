@@ -15,7 +15,7 @@ public struct WiFiFix: Hashable, Sendable {
 
 /// A positioning method over a fingerprint index: one scan's readings (dBm per radio) in, a fix out.
 public protocol WiFiLocator<Key>: Sendable {
-    associatedtype Key: Hashable & Sendable
+    associatedtype Key: Hashable & Comparable & Sendable
     /// The method's name as reported in positions.
     var method: String { get }
     /// Nil when the scan shares no radio with the survey (nothing to compare).

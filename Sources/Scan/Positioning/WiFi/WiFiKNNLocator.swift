@@ -7,7 +7,7 @@
 /// smooths out one sample's noise; the position is best taken from individual samples, which
 /// keep the detail that separates neighbouring points. docs/wifi-fingerprinting.md has the
 /// measurements behind this split and behind `Settings.standard`.
-public struct WiFiKNNLocator<Key: Hashable & Sendable>: WiFiLocator {
+public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator {
     public struct Settings: Hashable, Sendable {
         /// Locations voting for the building.
         public var buildingVoters: Int
@@ -107,14 +107,17 @@ public struct WiFiKNNLocator<Key: Hashable & Sendable>: WiFiLocator {
         return nearest
     }
 
-    /// The label with the largest summed weight; the nearest voter's label unless another has more.
+    /// The label with the largest summed weight; on equal weight, the label of the nearer voter.
     private func vote(among voters: NearestFingerprints, label: (Int) -> Int64) -> Int64 {
         var weights: [Int64: Double] = [:]
-        var best = label(Int(voters.records[0]))
         for (distance, record) in zip(voters.distances, voters.records) {
             weights[label(Int(record)), default: 0] += 1 / (distance + Self.weightEpsilon)
         }
-        for (candidate, weight) in weights where weight > weights[best, default: 0] { best = candidate }
+        var best = label(Int(voters.records[0]))
+        for record in voters.records {
+            let candidate = label(Int(record))
+            if weights[candidate, default: 0] > weights[best, default: 0] { best = candidate }
+        }
         return best
     }
 }

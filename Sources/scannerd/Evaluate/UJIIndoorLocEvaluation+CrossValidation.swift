@@ -1,0 +1,48 @@
+import Scan
+
+extension UJIIndoorLocEvaluation {
+    /// A held-out sample counts as "covered" when the remaining training data has a location on
+    /// its floor within this distance (metres), as the validation points mostly do (BASELINES.md:
+    /// nearest surveyed location p95 7 m).
+    static var coverageRadius: Double { 5 }
+
+    /// Leave-one-user-out on the training samples: for each user (each collected with one phone),
+    /// build from everyone else's samples and test on theirs. Reports every held-out sample, and
+    /// apart the covered ones; the build figures are those of the last fold.
+    func crossValidate(_ training: [UJIIndoorLocSample]) -> UJIIndoorLocReport {
+        var all = UJIIndoorLocTrial()
+        var covered = UJIIndoorLocTrial()
+        var lastBuild: BuiltLocator?
+        for user in Set(training.map(\.userID)).sorted() {
+            let kept = training.filter { $0.userID != user }
+            let held = training.filter { $0.userID == user }
+            guard !kept.isEmpty else { continue }
+            let built = build(from: kept)
+            all.test(built.locator, on: held)
+            covered.test(built.locator, on: Self.covered(held, by: kept))
+            lastBuild = built
+        }
+        // With a single user there is nothing to hold out against: the report is empty.
+        let built = lastBuild ?? build(from: training)
+        return report(
+            all, covered: covered, testedOn: "leave-one-user-out on the training file", built: built,
+            trainingSamples: training.count)
+    }
+
+    /// The samples of `held` with a location of `kept` on the same building and floor within
+    /// `coverageRadius`.
+    static func covered(_ held: [UJIIndoorLocSample], by kept: [UJIIndoorLocSample]) -> [UJIIndoorLocSample] {
+        struct Floor: Hashable { var building: Int, floor: Int }
+        struct Point: Hashable { var x: Double, y: Double }
+        var places: [Floor: Set<Point>] = [:]
+        for sample in kept {
+            places[Floor(building: sample.buildingID, floor: sample.floor), default: []]
+                .insert(Point(x: sample.longitude, y: sample.latitude))
+        }
+        return held.filter { sample in
+            places[Floor(building: sample.buildingID, floor: sample.floor)]?.contains { point in
+                planarError(x: point.x, y: point.y, trueX: sample.longitude, trueY: sample.latitude) <= coverageRadius
+            } ?? false
+        }
+    }
+}
