@@ -81,7 +81,10 @@ struct AnnotatedBLEEvaluation {
                 let stride = max(windows.count / validationWindowsPerPoint, 1)
                 validation += windows.enumerated().filter { $0.offset % stride == 0 }.prefix(validationWindowsPerPoint).map(\.element)
             }
-            return BLETrainingSet(locations: locations, heights: heights, anchorPositions: positions, validation: validation)
+            return BLETrainingSet(
+                locations: locations, heights: heights, anchorPositions: positions, validation: validation,
+                names: Dictionary(uniqueKeysWithValues: emitters.map { ($1, $0) })
+            )
         }
 
         var parts: [String: BLEPartResult] = [:]

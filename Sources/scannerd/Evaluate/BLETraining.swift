@@ -23,8 +23,10 @@ struct BLETrainingSet {
     var anchorPositions: [Emitter: (x: Double, y: Double, z: Double)]
     /// Windows recorded at the locations (sequence = index into `locations`).
     var validation: [BLEQuery]
-    /// Filled in for `floorID` of anchors.
+    /// The floor the anchors are on.
     var floorID: Int64 = 1
+    /// Readable names of the emitters, for the report.
+    var names: [Emitter: String] = [:]
 
     /// Settings chosen and the accuracy scales measured by `folds`-fold cross-validation over
     /// locations, then the pipeline fitted on all of them. Throws when a path-loss fit fails.
@@ -64,7 +66,7 @@ struct BLETrainingSet {
             crossValidationMeanError: Dictionary(uniqueKeysWithValues: candidates.map { ("\($0.label)", BLEMethodFigures.rounded(mean(foldErrors[$0] ?? []))) }),
             trilaterationCrossValidationMeanError: BLEMethodFigures.rounded(mean(laterationErrors)),
             pathLossExponent: BLEMethodFigures.rounded(calibration.exponent), shadowingSigma: BLEMethodFigures.rounded(calibration.shadowingSigma),
-            powerAt1m: Dictionary(uniqueKeysWithValues: calibration.powerAt1m.map { ($0.key.description, BLEMethodFigures.rounded($0.value)) }),
+            powerAt1m: Dictionary(uniqueKeysWithValues: calibration.powerAt1m.map { (names[$0.key] ?? $0.key.description, BLEMethodFigures.rounded($0.value)) }),
             height: BLEMethodFigures.rounded(height),
             trilaterationAccuracyScale: BLEMethodFigures.rounded(pipeline.trilaterationScale),
             fingerprintAccuracyScale: BLEMethodFigures.rounded(pipeline.fingerprintScale)
