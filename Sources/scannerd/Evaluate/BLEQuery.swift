@@ -10,9 +10,9 @@ struct BLEQuery {
     var time: Double
     var sequence: Int
 
-    /// Groups timed readings into consecutive windows of `seconds` from the first reading: the
-    /// window's RSSI per emitter is the mean of its readings, its truth the mean position.
-    /// Windows shorter than `seconds` at the end are kept only when `keepPartial` is set.
+    /// Groups timed readings into consecutive windows of `seconds` from `origin` (default: the
+    /// first reading): the window's RSSI per emitter is the mean of its readings, its truth the
+    /// mean position. Readings at or after `end` are left out; windows without readings are absent.
     static func windows(
         _ readings: [(time: Double, emitter: Emitter, rssi: Double, x: Double, y: Double)],
         seconds: Double, sequence: Int, origin: Double? = nil, until end: Double? = nil
