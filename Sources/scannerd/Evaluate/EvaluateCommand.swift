@@ -6,6 +6,6 @@ struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
         abstract: "Measure a positioning method on a public dataset; prints JSON metrics.",
-        subcommands: [UJIIndoorLocEvaluation.self]
+        subcommands: [UJIIndoorLocEvaluation.self, BLEAnnotatedCommand.self, SpachosCommand.self]
     )
 }

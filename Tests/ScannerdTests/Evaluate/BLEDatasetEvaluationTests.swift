@@ -1,0 +1,55 @@
+import Foundation
+import Scan
+import Testing
+@testable import scannerd
+
+/// The public datasets in ../shared/data (relative to the repository root) or $FLOORSCAN_DATA.
+enum PublicData {
+    static func folder(_ name: String) -> String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let base = ProcessInfo.processInfo.environment["FLOORSCAN_DATA"] ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let path = base + "/" + name
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("SKIP: \(name) not found at \(path); set FLOORSCAN_DATA to the folder holding it")
+            return nil
+        }
+        return path
+    }
+}
+
+@Suite("BLE evaluation on public data")
+struct BLEDatasetEvaluationTests {
+    @Test func spachosScenario3() throws {
+        guard let folder = PublicData.folder("rpi-ble-wifi-rssi-spachos") else { return }
+        let data = try SpachosEvaluation.load(folder, scenario: 3)
+        #expect(data.fingerprints.count == 40 && data.tests.count == 16 && data.pathLoss.count == 18)
+        let output = try SpachosEvaluation(scenario: 3).run(data, methods: BLEMethodName.allCases)
+        let fingerprint = try #require(output.details.methods["fingerprint"])
+        let trilateration = try #require(output.details.methods["trilateration"])
+        let fused = try #require(output.details.methods["fused"])
+        #expect(fingerprint.queries == 16)
+        // Reference figures (BASELINES.md): trilateration 1.83 m, kNN 1.67 m.
+        #expect(fingerprint.mean < 1.9)
+        #expect(trilateration.mean < 2.0)
+        #expect(fused.mean < 1.9)
+    }
+
+    @Test func positionAnnotatedTargets() throws {
+        guard let folder = PublicData.folder("position-annotated-ble") else { return }
+        let data = try AnnotatedBLEEvaluation.load(folder)
+        #expect(data.receivers.count == 12 && data.points.count == 126 && data.tracks.count == 9)
+        // A debug build is slow: fewer validation windows and two of the candidate maps (the
+        // release command searches the whole grid; both of these are in it).
+        var evaluation = AnnotatedBLEEvaluation(trackWindow: 2, staticWindow: 5)
+        evaluation.validationWindowsPerPoint = 4
+        evaluation.candidates = BLEFingerprintCandidate.grid.filter { $0.lengthScale != nil && $0.k == 9 }
+        let output = try evaluation.run(data, methods: BLEMethodName.allCases)
+        let tracks = try #require(output.details.parts["tracks"]?.methods)
+        #expect(try #require(tracks["trilateration"]).mean <= 2.5)
+        #expect(try #require(tracks["fused"]).mean <= 2.0)
+        #expect(try #require(tracks["filtered"]).mean <= 2.0)
+        let oneToTwo = try #require(output.details.parts["static-train1-test2"]?.methods)
+        #expect(try #require(oneToTwo["fingerprint"]).mean <= 2.2)
+    }
+}
