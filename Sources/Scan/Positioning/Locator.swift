@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a scanner is, as posted to switchd: the position plus what the survey names there.
+/// Where a scanner is, as it is posted to switchd: the position plus what the survey names there.
 public struct LocatedPosition: Hashable, Sendable {
     public var building: String
     public var floorID: Int64
@@ -10,47 +10,110 @@ public struct LocatedPosition: Hashable, Sendable {
     public var roomID: Int64?
     public var nearestLocationID: Int64?
     public var accuracyMetres: Double
+    /// The methods that contributed, e.g. "wifi-knn+ble-trilateration+kalman".
     public var method: String
 }
 
-/// Positioning on the device, from one radio map: every scan's Wi-Fi readings go through the
-/// fingerprint kNN, the BLE window through trilateration against the registered beacons (and the
-/// BLE fingerprint where the survey heard beacons); the estimates are fused by their accuracy, then
-/// smoothed over time so that the position does not jump and the room does not flip-flop.
+/// Positioning on the device from one radio map. Each scan cycle's Wi-Fi readings go through the
+/// fingerprint kNN; the BLE window (mean RSSI per beacon) through trilateration against the
+/// registered beacons and through the BLE fingerprint where the survey heard beacons. The
+/// estimates are fused by their accuracy (fingerprints decide the floor), smoothed over time by
+/// a Kalman filter, and the room is held steady by the room smoother.
 ///
-/// Stateful (the filters); ``reset()`` when a new locate session starts.
+/// Stateful (the filters): ``reset()`` when a new locate session starts.
 public struct Locator: Sendable {
-    private let map: RadioMap
+    public struct Settings: Hashable, Sendable {
+        /// Height of the scanner above its floor, metres (for ranging to beacons on the ceiling).
+        public var scannerHeight: Double = 1.2
+        /// Path-loss exponent for floors whose survey did not fit one.
+        public var defaultExponent: Double = 2.0
+        /// No estimate claims to be better than this, metres: a fingerprint whose neighbours all
+        /// sit on one spot has no spread, yet is not exact.
+        public var minimumAccuracy: Double = 1.0
+        public var kalman = PositionKalmanFilter.Settings()
+        public var rooms = RoomSmoother.Settings()
+
+        public init() {}
+    }
+
     private let wifi: WiFiKNNLocator<Emitter>?
+    private let bleFingerprint: BLEFingerprint?
+    private let trilateration: BLETrilateration
+    private let anchors: [Emitter: RangingAnchor]
+    private let fusion = PositionFusion()
     private let buildingOfFloor: [Int64: String]
     private let locationsOfFloor: [Int64: [RadioMapLocation]]
+    private var kalman: PositionKalmanFilter
+    private var rooms: RoomSmoother
+    private var lastFloor: Int64?
+    private let minimumAccuracy: Double
 
-    public init(map: RadioMap) {
-        self.map = map
+    public init(map: RadioMap, settings: Settings = Settings()) {
         let survey = FingerprintRecord.wifiSurvey(of: map)
         wifi = survey.isEmpty ? nil : WiFiKNNLocator(records: survey)
+        let bleSurveyed = map.locations.contains { $0.emitters.contains { $0.emitter.kind == .ble } }
+        bleFingerprint = bleSurveyed ? BLEFingerprint(locations: map.locations) : nil
+        trilateration = BLETrilateration(settings: .init(height: settings.scannerHeight))
+        let exponentOfFloor = Dictionary(map.floors.map { ($0.floorID, $0.pathLossExponent) }, uniquingKeysWith: { a, _ in a })
+        anchors = Dictionary(map.beacons.map { beacon in
+            let anchor = RangingAnchor(
+                beacon: beacon, exponent: exponentOfFloor[beacon.floorID] ?? nil, defaultExponent: settings.defaultExponent
+            )
+            return (Emitter.beacon(beacon.beaconID), anchor)
+        }, uniquingKeysWith: { a, _ in a })
         buildingOfFloor = Dictionary(map.floors.map { ($0.floorID, $0.building) }, uniquingKeysWith: { a, _ in a })
         locationsOfFloor = Dictionary(grouping: map.locations, by: \.floorID)
+        minimumAccuracy = settings.minimumAccuracy
+        kalman = PositionKalmanFilter(settings: settings.kalman)
+        rooms = RoomSmoother(settings: settings.rooms)
     }
 
+    /// Whether the map gives anything to position with (a Wi-Fi survey, a BLE survey or beacons).
+    public var canLocate: Bool { wifi != nil || bleFingerprint != nil || !anchors.isEmpty }
+
+    /// Forgets the track: the next position starts afresh.
     public mutating func reset() {
+        kalman.reset()
+        rooms.reset()
+        lastFloor = nil
     }
 
+    /// One position from one scan cycle: `wifi` holds the cycle's Wi-Fi readings (dBm), `ble` the
+    /// BLE samples of the recent window per beacon. Nil when nothing heard matches the map, or the
+    /// fused position lies on a floor the map does not know.
     public mutating func locate(wifi readings: [Emitter: Double], ble samples: [Emitter: [Double]], at time: Date) -> LocatedPosition? {
         var estimates: [PositionEstimate] = []
-        var wifiFix: WiFiFix?
+        var wifiBuilding: String?
         if let wifi, !readings.isEmpty, let fix = wifi.locate(readings) {
-            wifiFix = fix
             estimates.append(fix.estimate)
+            wifiBuilding = fix.building
         }
-        // BLE: TODO
-        guard let fused = estimates.first, let floorID = fused.floorID else { return nil }
-        let nearest = nearestLocation(to: fused, on: floorID)
+        let bleMeans = samples.compactMapValues { $0.isEmpty ? nil : $0.reduce(0, +) / Double($0.count) }
+        if let bleFingerprint, !bleMeans.isEmpty, let match = bleFingerprint.locate(bleMeans) {
+            estimates.append(match.estimate)
+        }
+        let ranged = bleMeans.compactMap { emitter, rssi in anchors[emitter].map { AnchorReading(anchor: $0, rssi: rssi) } }
+        if !ranged.isEmpty, let estimate = trilateration.locate(ranged) {
+            estimates.append(estimate)
+        }
+        for index in estimates.indices {
+            estimates[index].accuracyMetres = max(estimates[index].accuracyMetres, minimumAccuracy)
+        }
+        guard let fused = fusion.fuse(estimates), let floorID = fused.floorID,
+              let building = buildingOfFloor[floorID] ?? wifiBuilding
+        else { return nil }
+        if floorID != lastFloor {
+            rooms.reset()
+            lastFloor = floorID
+        }
+        let smoothed = kalman.update(fused, at: time.timeIntervalSince1970)
+        let nearest = nearestLocation(to: smoothed, on: floorID)
+        let room = nearest.map { rooms.update(observed: $0.roomID) }
         return LocatedPosition(
-            building: buildingOfFloor[floorID] ?? wifiFix?.building ?? "",
-            floorID: floorID, x: fused.x, y: fused.y,
-            roomID: nearest?.roomID, nearestLocationID: nearest?.locationID,
-            accuracyMetres: fused.accuracyMetres, method: fused.method
+            building: building, floorID: floorID, x: smoothed.x, y: smoothed.y,
+            roomID: room, nearestLocationID: nearest?.locationID,
+            accuracyMetres: smoothed.accuracyMetres,
+            method: (Set(estimates.map(\.method)).sorted() + ["kalman"]).joined(separator: "+")
         )
     }
 

@@ -55,7 +55,7 @@ actor Positioner {
     /// Positions one completed scan cycle and hands the position on; records `positioned`.
     func cycleEnded(wifi readings: [RadioReading], revision: Int, at now: Date) async {
         await refreshIfDue(force: false)
-        guard var locator else {
+        guard var locator, locator.canLocate else {
             if !saidNoMap {
                 logger.warning("no radio map yet: positions start once switchd has given one")
                 saidNoMap = true

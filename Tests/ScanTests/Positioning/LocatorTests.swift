@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import Scan
+
+/// The on-device pipeline over a radio map surveyed on the simulated demo floor (40 m × 20 m,
+/// six access points, four beacons in the corners), with noiseless readings so that the
+/// expectations are exact enough to fail when a stage goes wrong.
+@Suite struct LocatorTests {
+    static let floor = SimulatedFloor.demo()
+    static let floorID: Int64 = 3
+    static func roomOfX(_ x: Double) -> Int64 { x < 20 ? 10 : 11 }
+
+    /// What a scanner at `point` hears: every access point and beacon at its mean RSSI.
+    static func heard(at point: PlanPoint) -> (wifi: [Emitter: Double], ble: [Emitter: Double]) {
+        var wifi: [Emitter: Double] = [:], ble: [Emitter: Double] = [:]
+        for ap in floor.accessPoints {
+            wifi[.accessPoint(ap.wifi.bssid)] = ap.pathLoss.meanRSSI(atDistance: ap.position.distance(to: point)).rounded()
+        }
+        for beacon in floor.beacons {
+            // The beacon hangs 1.2 m above the scanner's height difference: ranging in 3-D.
+            let distance = (pow(beacon.position.distance(to: point), 2) + 1.2 * 1.2).squareRoot()
+            ble[.beacon(beacon.ble.beacon)] = beacon.pathLoss.meanRSSI(atDistance: distance)
+        }
+        return (wifi, ble)
+    }
+
+    static func map(surveyed: Bool = true, beacons: Bool = true) -> RadioMap {
+        var locations: [RadioMapLocation] = []
+        var id: Int64 = 100
+        if surveyed {
+            for x in stride(from: 2.0, through: 38.0, by: 4) {
+                for y in stride(from: 2.0, through: 18.0, by: 4) {
+                    let (wifi, ble) = heard(at: PlanPoint(x: x, y: y))
+                    let scan = wifi.merging(ble) { a, _ in a }
+                    locations.append(RadioMapLocation(
+                        locationID: id, floorID: floorID, roomID: roomOfX(x), x: x, y: y,
+                        emitters: scan.map { EmitterFingerprint(emitter: $0.key, mean: $0.value, spread: 2, count: 3) },
+                        scans: [scan, scan, scan]
+                    ))
+                    id += 1
+                }
+            }
+        }
+        let registered = beacons ? floor.beacons.enumerated().map { index, beacon in
+            Beacon(
+                id: Int64(index + 1), uuid: beacon.ble.beacon.uuid, major: beacon.ble.beacon.major, minor: beacon.ble.beacon.minor,
+                floorID: floorID, x: beacon.position.x, y: beacon.position.y, z: 1.2, measuredPower: beacon.ble.txPower
+            )
+        } : []
+        return RadioMap(
+            floors: [RadioMapFloor(floorID: floorID, building: "lab", level: 0, pathLossExponent: 2.5)],
+            beacons: registered, locations: locations
+        )
+    }
+
+    func locate(_ locator: inout Locator, at point: PlanPoint, time: Double, wifiOnly: Bool = false) -> LocatedPosition? {
+        let (wifi, ble) = Self.heard(at: point)
+        return locator.locate(wifi: wifi, ble: wifiOnly ? [:] : ble.mapValues { [$0, $0] }, at: Date(timeIntervalSince1970: time))
+    }
+
+    @Test func bothRadiosAreUsedAndThePositionIsCloseToTheTruth() throws {
+        var locator = Locator(map: Self.map())
+        let truth = PlanPoint(x: 23, y: 9)
+        let position = try #require(locate(&locator, at: truth, time: 0))
+        #expect(hypot(position.x - truth.x, position.y - truth.y) < 2.5)
+        #expect(position.floorID == Self.floorID && position.building == "lab")
+        #expect(position.roomID == 11)
+        #expect(position.method == "ble-fingerprint+ble-trilateration+wifi-knn+kalman")
+        #expect(position.accuracyMetres >= 1)
+        let nearest = try #require(position.nearestLocationID)
+        #expect((100...144).contains(nearest))
+    }
+
+    @Test func registeredBeaconsAloneAreEnough() throws {
+        var locator = Locator(map: Self.map(surveyed: false))
+        #expect(locator.canLocate)
+        let truth = PlanPoint(x: 12, y: 14)
+        let position = try #require(locate(&locator, at: truth, time: 0))
+        #expect(hypot(position.x - truth.x, position.y - truth.y) < 1.5)
+        #expect(position.method == "ble-trilateration+kalman")
+        #expect(position.nearestLocationID == nil && position.roomID == nil)
+    }
+
+    @Test func anEmptyMapOrNothingHeardGivesNoPosition() {
+        var empty = Locator(map: RadioMap())
+        #expect(!empty.canLocate)
+        #expect(empty.locate(wifi: [.accessPoint(BSSID(rawValue: 1)): -50], ble: [:], at: Date()) == nil)
+        var locator = Locator(map: Self.map())
+        #expect(locator.locate(wifi: [:], ble: [:], at: Date()) == nil)
+        // A radio the survey never heard matches nothing.
+        #expect(locator.locate(wifi: [.accessPoint(BSSID(rawValue: 0xAB)): -40], ble: [:], at: Date()) == nil)
+    }
+
+    @Test func theRoomDoesNotFlipFlopAtABoundary() throws {
+        var locator = Locator(map: Self.map(beacons: false))
+        var rooms: [Int64?] = []
+        // Standing still in room 10, then positions that straddle the boundary at x = 20.
+        for step in 0..<6 { rooms.append(locate(&locator, at: PlanPoint(x: 14, y: 10), time: Double(step), wifiOnly: true)?.roomID) }
+        for step in 6..<14 {
+            let x = step % 2 == 0 ? 17.5 : 22.5
+            rooms.append(locate(&locator, at: PlanPoint(x: x, y: 10), time: Double(step), wifiOnly: true)?.roomID)
+        }
+        #expect(rooms.allSatisfy { $0 == 10 }, "rooms reported: \(rooms)")
+        // A real move into room 11 is followed.
+        var last: Int64?
+        for step in 14..<40 { last = locate(&locator, at: PlanPoint(x: 34, y: 10), time: Double(step), wifiOnly: true)?.roomID }
+        #expect(last == 11)
+    }
+}
