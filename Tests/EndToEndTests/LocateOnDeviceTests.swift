@@ -49,6 +49,9 @@ struct LocateOnDeviceTests {
         #expect(radioMap.locations.count == grid.count)
         #expect(radioMap.locations.allSatisfy { $0.scans.count >= 4 && !$0.emitters.isEmpty })
         #expect(radioMap.beacons.count == 4)
+        // The simulated beacons fade with exponent 2.5 (σ 4 dB): the survey's fit finds about that.
+        let exponent = try #require(radioMap.floors.first?.pathLossExponent)
+        #expect((1.8...3.2).contains(exponent), "fitted path-loss exponent \(exponent)")
 
         let locate = try await api.patchSwitch(SwitchPatch(
             scanning: true, mode: .locate, roomID: .set(nil), locationID: .set(nil), storeData: false, stopAfter: .set(nil)

@@ -57,11 +57,32 @@ struct RadioMapBuilder {
         return RadioMap(floors: mapFloors, beacons: beacons, locations: mapLocations)
     }
 
-    /// The log-distance path-loss exponent fitted on one floor's survey: its beacons of known
-    /// position as heard at its surveyed locations. Not fitted yet: nil, which scanners read as
-    /// "use the default". The fit belongs here.
+    /// Fewest (beacon, location) pairs a floor's exponent is fitted from; with fewer the fit says
+    /// more about a doorway or a person in the way than about the floor.
+    static let minimumPathLossPairs = 6
+    private static let commonReferencePower = -100.0
+
+    /// The log-distance path-loss exponent fitted on one floor's survey: every registered beacon
+    /// as heard (mean RSSI) at every surveyed location of that floor, its measured power taken as
+    /// the power at 1 m, the scanner at the height scanners assume. Nil — "use the default" —
+    /// with fewer than ``minimumPathLossPairs`` pairs, or when the fit is degenerate or implausible.
     static func pathLossExponent(of floor: Floor, beacons: [Beacon], locations: [RadioMapLocation]) -> Double? {
-        nil
+        let scannerHeight = Locator.Settings().scannerHeight
+        var samples: [PathLossSample] = []
+        for beacon in beacons {
+            let emitter = Emitter.beacon(beacon.beaconID)
+            for location in locations {
+                guard let heard = location.emitters.first(where: { $0.emitter == emitter }) else { continue }
+                let dx = location.x - beacon.x, dy = location.y - beacon.y, dz = beacon.z - scannerHeight
+                // Relative to the beacon's own measured power, so that beacons of different power
+                // share one fit; moved onto a common reference power (the slope does not change)
+                // so that every value stays a plausible negative dBm.
+                let rssi = heard.mean - Double(beacon.measuredPower) + commonReferencePower
+                samples.append(PathLossSample(distance: (dx * dx + dy * dy + dz * dz).squareRoot(), rssi: rssi))
+            }
+        }
+        guard samples.count >= minimumPathLossPairs else { return nil }
+        return try? PathLossModel.fitExponent(samples, powerAt1m: commonReferencePower).exponent
     }
 
     private func fingerprint(of location: Location) -> RadioMapLocation {
