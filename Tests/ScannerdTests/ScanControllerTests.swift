@@ -88,7 +88,9 @@ struct ScanControllerTests {
         try await rig.waitFor("idle 3")
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(300))
-        #expect(elapsed < .seconds(3))
+        // Generous: the suite runs ~250 tests at once on two cores; the point is that the session
+        // ends by itself, which it would not without its stop condition.
+        #expect(elapsed < .seconds(10))
         #expect(try await !rig.spooled().isEmpty)
         await rig.finish()
     }

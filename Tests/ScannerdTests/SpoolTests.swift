@@ -72,7 +72,9 @@ struct SpoolTests {
         _ = await sealed.next()
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= age)
-        #expect(elapsed < age + .seconds(2))
+        // Generous: the test suite runs ~250 tests at once on two cores. Without the age timer
+        // nothing would seal the batch at all.
+        #expect(elapsed < age + .seconds(10))
         #expect(try spool.decodedReadyBatches().map(\.measurements.count) == [2])
         #expect(try journalFiles(spool).isEmpty)
     }

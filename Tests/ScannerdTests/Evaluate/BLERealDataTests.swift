@@ -18,8 +18,8 @@ enum PublicData {
     }
 }
 
-@Suite("BLE evaluation on public data")
-struct BLEDatasetEvaluationTests {
+@Suite("BLE evaluation on public data (RealData)")
+struct BLERealDataTests {
     @Test func spachosScenario3() throws {
         guard let folder = PublicData.folder("rpi-ble-wifi-rssi-spachos") else { return }
         let data = try SpachosEvaluation.load(folder, scenario: 3)
