@@ -6,26 +6,37 @@ extension UJIIndoorLocEvaluation {
     /// nearest surveyed location p95 7 m).
     static var coverageRadius: Double { 5 }
 
-    /// Leave-one-user-out on the training samples: for each user (each collected with one phone),
-    /// build from everyone else's samples and test on theirs. Reports every held-out sample, and
-    /// apart the covered ones; the build figures are those of the last fold.
-    func crossValidate(_ training: [UJIIndoorLocSample]) -> UJIIndoorLocReport {
+    /// What a cross-validation fold holds out.
+    enum HeldOutGroup: String {
+        /// One user (each user collected with one phone; some phones served several users).
+        case user
+        /// One phone, with every user who collected with it: the scans of a phone the survey
+        /// never saw, as most of UJIIndoorLoc's validation scans are.
+        case phone
+
+        func of(_ sample: UJIIndoorLocSample) -> Int { self == .user ? sample.userID : sample.phoneID }
+    }
+
+    /// Leave-one-group-out on the training samples: for each user (or phone), build from the
+    /// other samples and test on theirs. Reports every held-out sample, and apart the covered
+    /// ones; the build figures are those of the last fold.
+    func crossValidate(_ training: [UJIIndoorLocSample], holdingOut group: HeldOutGroup) -> UJIIndoorLocReport {
         var all = UJIIndoorLocTrial()
         var covered = UJIIndoorLocTrial()
         var lastBuild: BuiltLocator?
-        for user in Set(training.map(\.userID)).sorted() {
-            let kept = training.filter { $0.userID != user }
-            let held = training.filter { $0.userID == user }
+        for member in Set(training.map(group.of)).sorted() {
+            let kept = training.filter { group.of($0) != member }
+            let held = training.filter { group.of($0) == member }
             guard !kept.isEmpty else { continue }
             let built = build(from: kept)
             all.test(built.locator, on: held)
             covered.test(built.locator, on: Self.covered(held, by: kept))
             lastBuild = built
         }
-        // With a single user there is nothing to hold out against: the report is empty.
+        // With a single user (phone) there is nothing to hold out against: the report is empty.
         let built = lastBuild ?? build(from: training)
         return report(
-            all, covered: covered, testedOn: "leave-one-user-out on the training file", built: built,
+            all, covered: covered, testedOn: "leave-one-\(group.rawValue)-out on the training file", built: built,
             trainingSamples: training.count)
     }
 

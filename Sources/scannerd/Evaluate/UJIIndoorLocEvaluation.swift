@@ -4,8 +4,8 @@ import Scan
 
 /// `scannerd evaluate ujiindoorloc`: builds a fingerprint index from the training file, positions
 /// every row of the test file one at a time, and prints one JSON object of errors (EPSG:3857 metres,
-/// as the literature reports them), hit rates, timing and memory. With `--leave-one-user-out`
-/// it tests on the training file alone, the way the default settings were chosen.
+/// as the literature reports them), hit rates, timing and memory. With `--leave-one-user-out` or
+/// `--leave-one-phone-out` it tests on the training file alone, the way settings are chosen.
 struct UJIIndoorLocEvaluation: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ujiindoorloc",
@@ -21,6 +21,9 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     @Flag(help: "Instead of a test file, hold out each training user in turn and test on their samples.")
     var leaveOneUserOut = false
 
+    @Flag(help: "Instead of a test file, hold out each training phone in turn (all its users) and test on its samples.")
+    var leaveOnePhoneOut = false
+
     @Option(help: "wifi-knn or best-match-vote.")
     var method: WiFiMethod = .wifiKNN
 
@@ -33,6 +36,15 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     @Option(help: "Neighbours voting for the building (wifi-knn).")
     var buildingVoters: Int = WiFiKNNLocator<Int>.Settings.standard.buildingVoters
 
+    @Option(help: "Power of 1 / distance weighting each floor vote (wifi-knn).")
+    var floorVotePower: Double = WiFiKNNLocator<Int>.Settings.standard.floorVoteWeightPower
+
+    @Option(help: "Power of 1 / distance weighting each neighbour in the position (wifi-knn).")
+    var positionPower: Double = WiFiKNNLocator<Int>.Settings.standard.positionWeightPower
+
+    @Option(help: "Average only neighbours within this multiple of the nearest one's distance; inf for all k (wifi-knn).")
+    var neighbourRatio: Double = WiFiKNNLocator<Int>.Settings.standard.neighbourDistanceRatio
+
     @Option(help: "Exponent of the powed RSSI representation.")
     var exponent: Double = PoweredRSSI.standard.exponent
 
@@ -40,12 +52,16 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     var weakestDbm: Double = PoweredRSSI.standard.weakestHeardDBm
 
     func validate() throws {
-        guard (test == nil) == leaveOneUserOut else {
-            throw ValidationError("give either --test FILE or --leave-one-user-out, not both or neither")
+        guard [test != nil, leaveOneUserOut, leaveOnePhoneOut].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --test FILE, --leave-one-user-out or --leave-one-phone-out")
         }
         for (name, value) in [("--k", k), ("--floor-voters", floorVoters), ("--building-voters", buildingVoters)] where value < 1 {
             throw ValidationError("\(name) must be at least 1, got \(value)")
         }
+        for (name, value) in [("--floor-vote-power", floorVotePower), ("--position-power", positionPower)] where !(value >= 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a number at least 0, got \(value)")
+        }
+        guard neighbourRatio >= 1 else { throw ValidationError("--neighbour-ratio must be at least 1, got \(neighbourRatio)") }
         guard exponent > 0, exponent.isFinite else { throw ValidationError("--exponent must be more than 0, got \(exponent)") }
         guard weakestDbm <= 0 else { throw ValidationError("--weakest-dbm must be at most 0 dBm, got \(weakestDbm)") }
     }
@@ -62,7 +78,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     func evaluate() throws(UJIIndoorLocEvaluationError) -> UJIIndoorLocReport {
         let training = try Self.samples(in: train)
         guard !training.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(train) holds no samples") }
-        guard let test else { return crossValidate(training) }
+        guard let test else { return crossValidate(training, holdingOut: leaveOnePhoneOut ? .phone : .user) }
         let testing = try Self.samples(in: test)
         guard !testing.isEmpty else { throw UJIIndoorLocEvaluationError(description: "\(test) holds no samples") }
         let built = build(from: training)
@@ -76,7 +92,9 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     }
 
     var settings: WiFiKNNLocator<Int>.Settings {
-        WiFiKNNLocator<Int>.Settings(buildingVoters: buildingVoters, floorVoters: floorVoters, neighbours: k)
+        WiFiKNNLocator<Int>.Settings(
+            buildingVoters: buildingVoters, floorVoters: floorVoters, neighbours: k,
+            floorVoteWeightPower: floorVotePower, positionWeightPower: positionPower, neighbourDistanceRatio: neighbourRatio)
     }
 
     /// A locator of the chosen method and what building it cost.

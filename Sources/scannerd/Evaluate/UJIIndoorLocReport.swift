@@ -7,6 +7,10 @@ struct UJIIndoorLocReport: Encodable {
         var k: Int
         var floorVoters: Int
         var buildingVoters: Int
+        var floorVotePower: Double
+        var positionPower: Double
+        /// nil when every one of the k neighbours is averaged (JSON has no infinity).
+        var neighbourRatio: Double?
         var exponent: Double
         var weakestDbm: Double
         var floorDbm: Double
@@ -18,6 +22,9 @@ struct UJIIndoorLocReport: Encodable {
             k = settings.neighbours
             floorVoters = settings.floorVoters
             buildingVoters = settings.buildingVoters
+            floorVotePower = settings.floorVoteWeightPower
+            positionPower = settings.positionWeightPower
+            neighbourRatio = settings.neighbourDistanceRatio.isFinite ? settings.neighbourDistanceRatio : nil
             exponent = representation.exponent
             weakestDbm = representation.weakestHeardDBm
             floorDbm = representation.floorDBm
@@ -27,9 +34,9 @@ struct UJIIndoorLocReport: Encodable {
     struct Details: Encodable {
         var method: String
         var settings: Settings?
-        /// "validation file", or "leave-one-user-out on the training file".
+        /// "test file", or "leave-one-user-out (-phone-out) on the training file".
         var testedOn: String
-        /// Leave-one-user-out only: the held-out samples with a training location of the same
+        /// Cross-validation only: the held-out samples with a training location of the same
         /// floor within 5 m, the part of the pseudo-test that resembles the validation set.
         var covered: UJIIndoorLocMetrics?
         /// Median time of one query, single thread.

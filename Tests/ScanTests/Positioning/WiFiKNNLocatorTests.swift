@@ -35,6 +35,48 @@ struct WiFiKNNLocatorTests {
         #expect(abs(fix.estimate.x - 10 * far / (near + far)) < 1e-4)
     }
 
+    @Test func aPowerAboveOneLetsTheNearestNeighboursOutweighFartherOnes() throws {
+        // As in the neighbour test above: x=0 at d = 0.05 / 1.05 (weight 21), x=10 at d = 0.2 (weight 5).
+        let records = [record(1, 0, [1: -45]), record(1, 10, [1: -60, 2: -90]), record(1, 20, [1: -70])]
+        let squared = WiFiKNNLocator(
+            records: records, representation: linear,
+            settings: .init(buildingVoters: 1, floorVoters: 1, neighbours: 2, positionWeightPower: 2))
+        let fix = try #require(squared.locate([1: -50]))
+        let near = 1 / (0.05 / 1.05), far = 1 / 0.2
+        #expect(abs(fix.estimate.x - 10 * far * far / (near * near + far * far)) < 1e-4)
+    }
+
+    @Test func onlyNeighboursNearlyAsNearAsTheNearestAreAveraged() throws {
+        // x=0 at d = 0.0476, x=10 at d = 0.2: within 5 times the nearest distance, not within 2 times.
+        let records = [record(1, 0, [1: -45]), record(1, 10, [1: -60, 2: -90]), record(1, 20, [1: -70])]
+        func x(ratio: Double) throws -> Double {
+            let knn = WiFiKNNLocator(
+                records: records, representation: linear,
+                settings: .init(buildingVoters: 1, floorVoters: 1, neighbours: 2, neighbourDistanceRatio: ratio))
+            return try #require(knn.locate([1: -50])).estimate.x
+        }
+        #expect(try x(ratio: 2) == 0)
+        let near = 1 / (0.05 / 1.05), far = 1 / 0.2
+        #expect(abs(try x(ratio: 5) - 10 * far / (near + far)) < 1e-4)
+    }
+
+    @Test func aHigherFloorVotePowerLetsTheNearestLocationOutvoteACrowd() throws {
+        // Floor 2's location weighs 21, each of floor 1's three weighs 15.67: floor 1 wins
+        // at power 3 (9,261 against 11,537) and floor 2 at power 4 (194,481 against 180,733).
+        let records = [
+            record(2, 100, [1: -45]),
+            record(1, 10, [1: -56]), record(1, 20, [1: -56]), record(1, 30, [1: -56]),
+        ]
+        func floor(power: Double) throws -> Int64? {
+            let knn = WiFiKNNLocator(
+                records: records, representation: linear,
+                settings: .init(buildingVoters: 1, floorVoters: 4, neighbours: 1, floorVoteWeightPower: power))
+            return try #require(knn.locate([1: -50])).estimate.floorID
+        }
+        #expect(try floor(power: 3) == 1)
+        #expect(try floor(power: 4) == 2)
+    }
+
     @Test func theFloorIsVotedByMoreNeighboursThanThePositionUses() throws {
         // One fingerprint on floor 2 is nearest (0.55 → d = 0.05 / 1.05, weight 21); three on floor 1
         // are a little farther (0.44 → d = 0.06 / 0.94, weight 15.7 each, 47 together).

@@ -78,10 +78,29 @@ import Scan
         #expect(FileManager.default.createFile(atPath: path, contents: Data(([header] + rows).joined(separator: "\n").utf8)))
         let report = try UJIIndoorLocEvaluation.parse(["--train", path, "--leave-one-user-out", "--k", "1"]).evaluate()
         #expect(report.metrics.queries == 4)
-        #expect(report.metrics.mean == 0)
+        #expect(report.metrics.mean < 1e-9)
         #expect(report.metrics.floorHitRate == 1)
         #expect(report.details.covered?.queries == 4)
         #expect(report.details.testedOn.contains("leave-one-user-out"))
+    }
+
+    @Test func leaveOnePhoneOutHoldsOutEveryUserOfThePhone() throws {
+        // Users 1 and 2 share phone 1 and surveyed points (0, 0) and (0, 10); user 3 (phone 2)
+        // surveyed (0, 0) only. Holding out phone 1 leaves user 3 alone: the (0, 10) samples hear
+        // no radio user 3 heard and are neither answered nor covered; the (0, 0) ones are exact.
+        let rows = [
+            "-40,100,100,0,0,0,0,0,0,1,1,1", "100,-40,100,0,10,0,0,0,0,1,1,1",
+            "-42,100,100,0,0,0,0,0,0,2,1,1", "100,-43,100,0,10,0,0,0,0,2,1,1",
+            "-41,100,100,0,0,0,0,0,0,3,2,1",
+        ]
+        let path = folder.file("phones.csv")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(([Self.header] + rows).joined(separator: "\n").utf8)))
+        let report = try UJIIndoorLocEvaluation.parse(["--train", path, "--leave-one-phone-out", "--k", "1"]).evaluate()
+        #expect(report.metrics.queries == 5)
+        #expect(report.metrics.unanswered == 2)
+        #expect(report.metrics.mean < 1e-9)
+        #expect(report.details.covered?.queries == 3)
+        #expect(report.details.testedOn.contains("leave-one-phone-out"))
     }
 
     @Test func coveredSamplesHaveATrainingLocationOnTheirFloorNearby() throws {
@@ -99,6 +118,10 @@ import Scan
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--method", "magic"]) }
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a"]) }
         #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--leave-one-user-out"]) }
+        #expect(throws: (any Error).self) {
+            try UJIIndoorLocEvaluation.parse(["--train", "a", "--leave-one-user-out", "--leave-one-phone-out"])
+        }
+        #expect(throws: (any Error).self) { try UJIIndoorLocEvaluation.parse(["--train", "a", "--test", "b", "--neighbour-ratio", "0.5"]) }
     }
 
     @Test func aMissingFileIsNamed() throws {

@@ -1,11 +1,16 @@
 extension WiFiKNNLocator.Settings {
-    /// The settings chosen on UJIIndoorLoc's training data alone (leave-one-user-out; see
-    /// docs/wifi-fingerprinting.md), used unless a caller has reason to differ.
-    public static var standard: Self { Self(buildingVoters: 5, floorVoters: 3, neighbours: 11) }
+    /// The settings chosen on UJIIndoorLoc's training data alone (leave-one-phone-out with each
+    /// query's own survey point removed; see docs/wifi-fingerprinting.md), used unless a caller
+    /// has reason to differ.
+    public static var standard: Self {
+        Self(
+            buildingVoters: 5, floorVoters: 5, neighbours: 31,
+            floorVoteWeightPower: 3, positionWeightPower: 2, neighbourDistanceRatio: 1.5)
+    }
 }
 
 extension PoweredRSSI {
     /// The representation chosen with `WiFiKNNLocator.Settings.standard`: powed with exponent 2
-    /// (the leave-one-user-out selection preferred it to e), floor −104 dBm, no extra threshold.
+    /// (the training-only selections preferred it to 1.5, 2.5, e and 3), floor −104 dBm, no extra threshold.
     public static var standard: Self { Self(floorDBm: -104, exponent: 2, weakestHeardDBm: -104) }
 }

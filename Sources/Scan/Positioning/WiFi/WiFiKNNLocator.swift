@@ -1,7 +1,10 @@
+import Foundation
+
 /// Weighted k-nearest-neighbour positioning in a cascade, all by Sørensen distance on powed RSSI:
 /// the nearest surveyed locations (their samples averaged) vote for the building, then the nearest
 /// locations in that building vote for the floor, then the nearest individual samples on that
-/// floor give the position. Votes and averages are weighted by 1 / (distance + ε).
+/// floor give the position. Votes and averages are weighted by a power of 1 / (distance + ε), and
+/// only samples nearly as near as the nearest one are averaged.
 ///
 /// Building and floor are wide targets best judged against a location's mean fingerprint, which
 /// smooths out one sample's noise; the position is best taken from individual samples, which
@@ -13,13 +16,29 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         public var buildingVoters: Int
         /// Locations in the chosen building voting for the floor.
         public var floorVoters: Int
-        /// Samples on the chosen floor averaged for the position.
+        /// At most this many samples on the chosen floor are averaged for the position.
         public var neighbours: Int
+        /// A floor vote weighs 1 / (distance + ε) raised to this power; above 1 the nearest
+        /// locations count for more against a crowd of farther ones.
+        public var floorVoteWeightPower: Double
+        /// A neighbour's weight in the position is 1 / (distance + ε) raised to this power.
+        public var positionWeightPower: Double
+        /// Of the `neighbours` nearest samples, only those within this multiple of the nearest
+        /// one's distance are averaged (all of them when the nearest is at distance 0, or when
+        /// this is infinite): a scan that matches a few samples well is not dragged towards
+        /// the poorer matches that fill up a fixed k.
+        public var neighbourDistanceRatio: Double
 
-        public init(buildingVoters: Int, floorVoters: Int, neighbours: Int) {
+        public init(
+            buildingVoters: Int, floorVoters: Int, neighbours: Int,
+            floorVoteWeightPower: Double = 1, positionWeightPower: Double = 1, neighbourDistanceRatio: Double = .infinity
+        ) {
             self.buildingVoters = buildingVoters
             self.floorVoters = floorVoters
             self.neighbours = neighbours
+            self.floorVoteWeightPower = floorVoteWeightPower
+            self.positionWeightPower = positionWeightPower
+            self.neighbourDistanceRatio = neighbourDistanceRatio
         }
     }
 
@@ -53,11 +72,12 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
 
     public func locate(_ readings: [Key: Double]) -> WiFiFix? {
         guard let byLocation = locations.distances(to: readings) else { return nil }
-        let building = vote(among: nearest(settings.buildingVoters, in: byLocation) { _ in true }) {
+        let building = vote(among: nearest(settings.buildingVoters, in: byLocation) { _ in true }, power: 1) {
             Int64(locations.buildingOf[$0])
         }
         let inBuilding = { (fingerprint: Int) in Int64(locations.buildingOf[fingerprint]) == building }
-        let floor = vote(among: nearest(settings.floorVoters, in: byLocation, where: inBuilding)) { locations.floorOf[$0] }
+        let floorVoters = nearest(settings.floorVoters, in: byLocation, where: inBuilding)
+        let floor = vote(among: floorVoters, power: settings.floorVoteWeightPower) { locations.floorOf[$0] }
         let name = locations.buildings[Int(building)]
         // Samples of the chosen building and floor; should there be none (indexes of different
         // surveys), the locations that voted for the floor give the position instead.
@@ -72,12 +92,16 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         return fix(from: onFloor, in: locations, building: name, floor: floor)
     }
 
-    /// The weighted mean position of `neighbours` (not empty), with their weighted spread around
-    /// it as the accuracy (0 when a single neighbour decides).
-    private func fix(from neighbours: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+    /// The weighted mean position of `candidates` (not empty) within `neighbourDistanceRatio` of
+    /// the nearest, with their weighted spread around it as the accuracy (0 when a single
+    /// neighbour decides).
+    private func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+        let nearestDistance = candidates.distances[0]
+        let reach = nearestDistance > 0 ? nearestDistance * settings.neighbourDistanceRatio : .infinity
+        let neighbours = zip(candidates.distances, candidates.records).filter { $0.0 <= reach }
         var weightSum = 0.0, x = 0.0, y = 0.0
-        for (distance, record) in zip(neighbours.distances, neighbours.records) {
-            let weight = 1 / (distance + Self.weightEpsilon)
+        for (distance, record) in neighbours {
+            let weight = weight(distance, power: settings.positionWeightPower)
             weightSum += weight
             x += weight * index.xOf[Int(record)]
             y += weight * index.yOf[Int(record)]
@@ -85,15 +109,15 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         x /= weightSum
         y /= weightSum
         var spread = 0.0
-        for (distance, record) in zip(neighbours.distances, neighbours.records) {
+        for (distance, record) in neighbours {
             let dx = index.xOf[Int(record)] - x, dy = index.yOf[Int(record)] - y
-            spread += (dx * dx + dy * dy) / (distance + Self.weightEpsilon)
+            spread += (dx * dx + dy * dy) * weight(distance, power: settings.positionWeightPower)
         }
         return WiFiFix(
             estimate: PositionEstimate(
                 floorID: floor, x: x, y: y, accuracyMetres: (spread / weightSum).squareRoot(), method: method),
             building: building,
-            nearestLocationID: index.locationOf[Int(neighbours.records[0])]
+            nearestLocationID: index.locationOf[Int(candidates.records[0])]
         )
     }
 
@@ -107,11 +131,18 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         return nearest
     }
 
-    /// The label with the largest summed weight; on equal weight, the label of the nearer voter.
-    private func vote(among voters: NearestFingerprints, label: (Int) -> Int64) -> Int64 {
+    /// 1 / (distance + ε) raised to `power`.
+    private func weight(_ distance: Double, power: Double) -> Double {
+        let inverse = 1 / (distance + Self.weightEpsilon)
+        return power == 1 ? inverse : pow(inverse, power)
+    }
+
+    /// The label with the largest summed weight (`weight(_:power:)` of each voter); on equal
+    /// weight, the label of the nearer voter.
+    private func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
         var weights: [Int64: Double] = [:]
         for (distance, record) in zip(voters.distances, voters.records) {
-            weights[label(Int(record)), default: 0] += 1 / (distance + Self.weightEpsilon)
+            weights[label(Int(record)), default: 0] += weight(distance, power: power)
         }
         var best = label(Int(voters.records[0]))
         for record in voters.records {
