@@ -47,6 +47,9 @@ public struct Locator: Sendable {
     private var rooms: RoomSmoother
     private var lastFloor: Int64?
     private let minimumAccuracy: Double
+    /// Per floor: how finely its fingerprints can tell places apart (half the typical spacing of
+    /// its surveyed locations).
+    private let fingerprintResolution: [Int64: Double]
 
     public init(map: RadioMap, settings: Settings = Settings()) {
         let survey = FingerprintRecord.wifiSurvey(of: map)
@@ -64,6 +67,7 @@ public struct Locator: Sendable {
         buildingOfFloor = Dictionary(map.floors.map { ($0.floorID, $0.building) }, uniquingKeysWith: { a, _ in a })
         locationsOfFloor = Dictionary(grouping: map.locations, by: \.floorID)
         minimumAccuracy = settings.minimumAccuracy
+        fingerprintResolution = locationsOfFloor.compactMapValues(Self.halfTypicalSpacing)
         kalman = PositionKalmanFilter(settings: settings.kalman)
         rooms = RoomSmoother(settings: settings.rooms)
     }
@@ -97,7 +101,11 @@ public struct Locator: Sendable {
             estimates.append(estimate)
         }
         for index in estimates.indices {
-            estimates[index].accuracyMetres = max(estimates[index].accuracyMetres, minimumAccuracy)
+            var floorOfAccuracy = minimumAccuracy
+            if Self.fingerprintMethods.contains(estimates[index].method), let floorID = estimates[index].floorID {
+                floorOfAccuracy = max(floorOfAccuracy, fingerprintResolution[floorID] ?? 0)
+            }
+            estimates[index].accuracyMetres = max(estimates[index].accuracyMetres, floorOfAccuracy)
         }
         guard let fused = fusion.fuse(estimates), let floorID = fused.floorID,
               let building = buildingOfFloor[floorID] ?? wifiBuilding
@@ -112,9 +120,22 @@ public struct Locator: Sendable {
         return LocatedPosition(
             building: building, floorID: floorID, x: smoothed.x, y: smoothed.y,
             roomID: room, nearestLocationID: nearest?.locationID,
-            accuracyMetres: smoothed.accuracyMetres,
+            accuracyMetres: max(smoothed.accuracyMetres, minimumAccuracy),
             method: (Set(estimates.map(\.method)).sorted() + ["kalman"]).joined(separator: "+")
         )
+    }
+
+    static let fingerprintMethods: Set<String> = ["wifi-knn", BLEFingerprint.methodName]
+
+    /// Half the median distance from a surveyed location to its nearest neighbour: a fingerprint
+    /// whose neighbours all sit on one spot is still only that sure. Nil with fewer than two.
+    static func halfTypicalSpacing(_ locations: [RadioMapLocation]) -> Double? {
+        guard locations.count >= 2 else { return nil }
+        let nearest = locations.map { location in
+            locations.lazy.filter { $0.locationID != location.locationID }
+                .map { hypot($0.x - location.x, $0.y - location.y) }.min() ?? 0
+        }.sorted()
+        return nearest[nearest.count / 2] / 2
     }
 
     private func nearestLocation(to estimate: PositionEstimate, on floorID: Int64) -> RadioMapLocation? {

@@ -106,4 +106,12 @@ import Testing
         for step in 14..<40 { last = locate(&locator, at: PlanPoint(x: 34, y: 10), time: Double(step), wifiOnly: true)?.roomID }
         #expect(last == 11)
     }
+
+    @Test func aFingerprintIsNeverSurerThanHalfItsSurveySpacing() {
+        let spots = [0.0, 4, 10].enumerated().map { index, x in
+            RadioMapLocation(locationID: Int64(index), floorID: 1, roomID: 1, x: x, y: 0)
+        }
+        #expect(Locator.halfTypicalSpacing(spots) == 2)
+        #expect(Locator.halfTypicalSpacing(Array(spots.prefix(1))) == nil)
+    }
 }
