@@ -69,6 +69,8 @@ struct LocateOnDeviceTests {
         #expect(latest.floor == floor.id && latest.building == floor.building)
         #expect(latest.roomID == room.id)
         #expect(latest.accuracyMetres > 0 && latest.accuracyMetres < 30)
+        #expect(latest.beacons?.count == 4, "every corner beacon is heard, with its proximity")
+        #expect(latest.beacons?.allSatisfy { $0.proximity == .far && $0.samples > 0 } == true)
         let nearby = grid.filter { hypot($0.x - Self.standing.x, $0.y - Self.standing.y) < 12 }.map(\.id)
         #expect(latest.nearestLocationID.map(nearby.contains) == true)
 

@@ -18,6 +18,22 @@ import Testing
         }
     }
 
+    @Test func theBeaconsHeardAreKeptWithTheirProximity() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            var new = Positions.new(floor: world.first, x: 1, y: 2, roomID: nil, nearestLocationID: nil)
+            let beacon = BeaconID(uuid: UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!, major: 1, minor: 4)
+            new.beacons = [
+                BeaconSighting(beacon: beacon, rssi: -61.5, samples: 19, distanceMetres: 1.2, proximity: .near),
+                BeaconSighting(beacon: beacon, rssi: -90, samples: 2, distanceMetres: nil, proximity: .unknown),
+            ]
+            let stored = try await client.expect(.created, .post, "/v1/positions", json: new, as: Position.self)
+            #expect(stored.beacons == new.beacons)
+            let latest = try await client.expect(.ok, get: "/v1/positions/latest?scannerID=\(new.scannerID)", as: Position.self)
+            #expect(latest.beacons == new.beacons)
+        }
+    }
+
     @Test func positionsPageByCursorAndFilterByScannerAndTime() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)

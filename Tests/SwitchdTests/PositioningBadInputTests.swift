@@ -69,6 +69,16 @@ import Testing
 
         Case(method: .post, path: "/v1/positions", body: "{", status: .badRequest, code: "malformed_json"),
         Case(method: .post, path: "/v1/positions", body: position("").replacingOccurrences(of: "\"default\"", with: "\"nobody\""), status: .notFound, code: "not_found"),
+        Case(
+            method: .post, path: "/v1/positions",
+            body: position(#", "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 1, "rssi": 500, "samples": 3, "proximity": "far"}]"#),
+            status: .unprocessableContent, code: "invalid_field", field: "beacons[0].rssi"
+        ),
+        Case(
+            method: .post, path: "/v1/positions",
+            body: position(#", "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 1, "rssi": -60, "samples": 3, "proximity": "close"}]"#),
+            status: .unprocessableContent, code: "invalid_field", field: "beacons[0].proximity"
+        ),
         Case(method: .post, path: "/v1/positions", body: position("").replacingOccurrences(of: "\"floor\": 1", with: "\"floor\": 99"), status: .unprocessableContent, code: "invalid_field", field: "floor"),
         Case(method: .post, path: "/v1/positions", body: position("").replacingOccurrences(of: "\"main\"", with: "\"annex\""), status: .unprocessableContent, code: "invalid_field", field: "building"),
         Case(method: .post, path: "/v1/positions", body: position(#", "roomID": 99"#), status: .unprocessableContent, code: "invalid_field", field: "roomID"),

@@ -16,5 +16,11 @@ extension NewPosition {
         guard !method.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, method.count <= Self.maxMethodLength else {
             throw ValidationError(field: "method", reason: "must be 1 to \(Self.maxMethodLength) characters naming the positioning method, got \(method.count)")
         }
+        if let beacons {
+            guard beacons.count <= BeaconSighting.maxPerPosition else {
+                throw ValidationError(field: "beacons", reason: "must hold at most \(BeaconSighting.maxPerPosition) beacons, got \(beacons.count)")
+            }
+            for (index, sighting) in beacons.enumerated() { try sighting.validate(at: index) }
+        }
     }
 }

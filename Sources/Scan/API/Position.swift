@@ -13,10 +13,12 @@ public struct NewPosition: Codable, Hashable, Sendable {
     public var nearestLocationID: Int64?
     public var accuracyMetres: Double
     public var method: String
+    /// The beacons heard for this position, each with its proximity class; nil when not reported.
+    public var beacons: [BeaconSighting]?
 
     public init(
         scannerID: ScannerID, time: Date, building: String, floor: Int64, x: Double, y: Double,
-        roomID: Int64?, nearestLocationID: Int64?, accuracyMetres: Double, method: String
+        roomID: Int64?, nearestLocationID: Int64?, accuracyMetres: Double, method: String, beacons: [BeaconSighting]? = nil
     ) {
         self.scannerID = scannerID
         self.time = time
@@ -28,6 +30,7 @@ public struct NewPosition: Codable, Hashable, Sendable {
         self.nearestLocationID = nearestLocationID
         self.accuracyMetres = accuracyMetres
         self.method = method
+        self.beacons = beacons
     }
 }
 
@@ -44,6 +47,7 @@ public struct Position: Codable, Hashable, Sendable {
     public var nearestLocationID: Int64?
     public var accuracyMetres: Double
     public var method: String
+    public var beacons: [BeaconSighting]?
 
     public init(id: Int64, _ position: NewPosition) {
         self.id = id
@@ -57,5 +61,6 @@ public struct Position: Codable, Hashable, Sendable {
         nearestLocationID = position.nearestLocationID
         accuracyMetres = position.accuracyMetres
         method = position.method
+        beacons = position.beacons
     }
 }

@@ -12,6 +12,8 @@ public struct LocatedPosition: Hashable, Sendable {
     public var accuracyMetres: Double
     /// The methods that contributed, e.g. "wifi-knn+ble-trilateration+kalman".
     public var method: String
+    /// Every beacon of the BLE window, loudest first, with its proximity class.
+    public var beacons: [BeaconSighting]
 }
 
 /// Positioning on the device from one radio map. Each scan cycle's Wi-Fi readings go through the
@@ -47,6 +49,7 @@ public struct Locator: Sendable {
     private var rooms: RoomSmoother
     private var lastFloor: Int64?
     private let minimumAccuracy: Double
+    private let defaultExponent: Double
     /// Per floor: how finely its fingerprints can tell places apart (half the typical spacing of
     /// its surveyed locations).
     private let fingerprintResolution: [Int64: Double]
@@ -67,6 +70,7 @@ public struct Locator: Sendable {
         buildingOfFloor = Dictionary(map.floors.map { ($0.floorID, $0.building) }, uniquingKeysWith: { a, _ in a })
         locationsOfFloor = Dictionary(grouping: map.locations, by: \.floorID)
         minimumAccuracy = settings.minimumAccuracy
+        defaultExponent = settings.defaultExponent
         fingerprintResolution = locationsOfFloor.compactMapValues(Self.halfTypicalSpacing)
         kalman = PositionKalmanFilter(settings: settings.kalman)
         rooms = RoomSmoother(settings: settings.rooms)
@@ -85,7 +89,11 @@ public struct Locator: Sendable {
     /// One position from one scan cycle: `wifi` holds the cycle's Wi-Fi readings (dBm), `ble` the
     /// BLE samples of the recent window per beacon. Nil when nothing heard matches the map, or the
     /// fused position lies on a floor the map does not know.
-    public mutating func locate(wifi readings: [Emitter: Double], ble samples: [Emitter: [Double]], at time: Date) -> LocatedPosition? {
+    /// `advertisedPower` is the measured power beacons advertise (iBeacon's last byte), used for
+    /// the proximity of beacons the registry does not know.
+    public mutating func locate(
+        wifi readings: [Emitter: Double], ble samples: [Emitter: [Double]], advertisedPower: [Emitter: Int] = [:], at time: Date
+    ) -> LocatedPosition? {
         var estimates: [PositionEstimate] = []
         var wifiBuilding: String?
         if let wifi, !readings.isEmpty, let fix = wifi.locate(readings) {
@@ -121,8 +129,24 @@ public struct Locator: Sendable {
             building: building, floorID: floorID, x: smoothed.x, y: smoothed.y,
             roomID: room, nearestLocationID: nearest?.locationID,
             accuracyMetres: max(smoothed.accuracyMetres, minimumAccuracy),
-            method: (Set(estimates.map(\.method)).sorted() + ["kalman"]).joined(separator: "+")
+            method: (Set(estimates.map(\.method)).sorted() + ["kalman"]).joined(separator: "+"),
+            beacons: sightings(bleMeans, counts: samples.mapValues(\.count), advertisedPower: advertisedPower)
         )
+    }
+
+    /// The proximity of each beacon heard: by the registered beacon's model (its measured power
+    /// and its floor's exponent) when the registry knows it, else by the power it advertises and
+    /// the default exponent; unknown without either.
+    func sightings(_ means: [Emitter: Double], counts: [Emitter: Int], advertisedPower: [Emitter: Int]) -> [BeaconSighting] {
+        means.compactMap { emitter, rssi -> BeaconSighting? in
+            guard case .beacon(let beacon) = emitter else { return nil }
+            let model = anchors[emitter]?.model ?? advertisedPower[emitter].map {
+                PathLossModel(powerAt1m: Double($0), exponent: defaultExponent, shadowingSigma: 0)
+            }
+            let proximity = model.map { BeaconProximity(rssi: rssi, measuredPower: $0.powerAt1m, exponent: $0.exponent) } ?? .unknown
+            let distance = proximity == .unknown ? nil : model?.distance(forRSSI: rssi)
+            return BeaconSighting(beacon: beacon, rssi: rssi, samples: counts[emitter] ?? 0, distanceMetres: distance, proximity: proximity)
+        }.sorted { ($0.rssi, $1.minor) > ($1.rssi, $0.minor) }
     }
 
     static let fingerprintMethods: Set<String> = ["wifi-knn", BLEFingerprint.methodName]

@@ -49,7 +49,7 @@ actor Positioner {
     /// Keeps a BLE advertisement for the window; Wi-Fi readings come with their cycle.
     func heard(_ reading: RadioReading) {
         guard case .ble(let ble) = reading.observation else { return }
-        window.add(.beacon(ble.beacon), rssi: reading.rssi, at: reading.time)
+        window.add(.beacon(ble.beacon), rssi: reading.rssi, advertisedPower: ble.txPower, at: reading.time)
     }
 
     /// Positions one completed scan cycle and hands the position on; records `positioned`.
@@ -69,13 +69,13 @@ actor Positioner {
                 wifi[.accessPoint(observation.bssid)] = Double(reading.rssi)
             }
         }
-        let located = locator.locate(wifi: wifi, ble: window.samples, at: now)
+        let located = locator.locate(wifi: wifi, ble: window.samples, advertisedPower: window.advertisedPower, at: now)
         self.locator = locator
         guard let located else { return }
         let position = NewPosition(
             scannerID: scannerID, time: now, building: located.building, floor: located.floorID,
             x: located.x, y: located.y, roomID: located.roomID, nearestLocationID: located.nearestLocationID,
-            accuracyMetres: located.accuracyMetres, method: located.method
+            accuracyMetres: located.accuracyMetres, method: located.method, beacons: located.beacons
         )
         events.record(.positioned(revision: revision, position: position))
         positions.yield(position)
@@ -100,13 +100,18 @@ actor Positioner {
 /// The BLE advertisements of the last few seconds, per beacon.
 struct BLEWindow {
     private var heard: [(time: Date, emitter: Emitter, rssi: Int)] = []
+    /// The measured power each beacon last advertised.
+    private(set) var advertisedPower: [Emitter: Int] = [:]
 
-    mutating func add(_ emitter: Emitter, rssi: Int, at time: Date) {
+    mutating func add(_ emitter: Emitter, rssi: Int, advertisedPower power: Int, at time: Date) {
         heard.append((time, emitter, rssi))
+        advertisedPower[emitter] = power
     }
 
     mutating func drop(before cutoff: Date) {
         heard.removeAll { $0.time < cutoff }
+        let still = Set(heard.map(\.emitter))
+        advertisedPower = advertisedPower.filter { still.contains($0.key) }
     }
 
     /// RSSI samples per beacon, in the order heard.

@@ -57,7 +57,8 @@ extension AppDatabase {
                     room_id INTEGER REFERENCES room(id) ON DELETE SET NULL,
                     nearest_location_id INTEGER REFERENCES location(id) ON DELETE SET NULL,
                     accuracy_metres REAL NOT NULL CHECK (accuracy_metres >= 0),
-                    method TEXT NOT NULL
+                    method TEXT NOT NULL,
+                    beacons TEXT -- JSON array of BeaconSighting, or NULL when not reported
                 );
                 CREATE INDEX position_scanner_time ON position(scanner_id, time_ms);
                 CREATE INDEX position_floor ON position(floor_id);

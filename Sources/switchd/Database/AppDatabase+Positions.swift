@@ -33,11 +33,12 @@ extension AppDatabase {
                 sql: "SELECT room.floor_id FROM location JOIN room ON room.id = location.room_id WHERE location.id = ?", floor: new.floor, in: db
             )
             try db.execute(sql: """
-                INSERT INTO position (scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO position (scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method, beacons)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     new.scannerID.rawValue, new.time.milliseconds, new.building, new.floor, new.x, new.y,
                     new.roomID, new.nearestLocationID, new.accuracyMetres, new.method,
+                    try new.beacons.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
                 ])
             var stored = new
             stored.time = Date(milliseconds: new.time.milliseconds)
@@ -112,13 +113,14 @@ extension AppDatabase {
     }
 
     private static let positionSelect = """
-        SELECT id, scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method FROM position
+        SELECT id, scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method, beacons FROM position
         """
 
     private static func position(from row: Row) throws -> Position {
         let new = NewPosition(
             scannerID: try storedScannerID(row[1]), time: Date(milliseconds: row[2]), building: row[3], floor: row[4],
-            x: row[5], y: row[6], roomID: row[7], nearestLocationID: row[8], accuracyMetres: row[9], method: row[10]
+            x: row[5], y: row[6], roomID: row[7], nearestLocationID: row[8], accuracyMetres: row[9], method: row[10],
+            beacons: try (row[11] as String?).map { try JSONDecoder().decode([BeaconSighting].self, from: Data($0.utf8)) }
         )
         return Position(id: row[0], new)
     }

@@ -69,6 +69,32 @@ import Testing
         #expect(position.accuracyMetres >= 1)
         let nearest = try #require(position.nearestLocationID)
         #expect((100...144).contains(nearest))
+        // Every beacon is reported with its proximity; the nearest corner beacon (39, 1) comes first.
+        #expect(position.beacons.count == 4)
+        #expect(position.beacons.allSatisfy { $0.proximity == .far && $0.samples == 2 })
+        #expect(position.beacons.first?.minor == 2)
+    }
+
+    @Test func proximityUsesTheRegistryElseTheAdvertisedPower() throws {
+        let locator = Locator(map: Self.map(surveyed: false))
+        let registered = Emitter.beacon(Self.floor.beacons[0].ble.beacon)
+        let stranger = Emitter.beacon(BeaconID(uuid: UUID(), major: 9, minor: 9))
+        let silent = Emitter.beacon(BeaconID(uuid: UUID(), major: 9, minor: 10))
+        func proximity(_ emitter: Emitter, _ rssi: Double) -> BeaconSighting? {
+            locator.sightings([emitter: rssi], counts: [emitter: 1], advertisedPower: [stranger: -59]).first
+        }
+        // Registered: measured power −59 dBm and the floor's exponent 2.5.
+        #expect(proximity(registered, -50)?.proximity == .immediate) // 0.44 m
+        #expect(proximity(registered, -65)?.proximity == .near) // 1.74 m
+        let far = try #require(proximity(registered, -80))
+        #expect(far.proximity == .far)
+        #expect(abs((far.distanceMetres ?? 0) - 6.92) < 0.01)
+        // Unknown to the registry: its advertised power with the default exponent 2.
+        #expect(abs((proximity(stranger, -65)?.distanceMetres ?? 0) - 2.0) < 0.01)
+        #expect(proximity(silent, -65)?.proximity == .unknown)
+        #expect(proximity(silent, -65)?.distanceMetres == nil)
+        // Wi-Fi is never a sighting.
+        #expect(locator.sightings([.accessPoint(BSSID(rawValue: 5)): -40], counts: [:], advertisedPower: [:]).isEmpty)
     }
 
     @Test func registeredBeaconsAloneAreEnough() throws {
