@@ -3,18 +3,31 @@ import Foundation
 import Scan
 
 /// `scannerd decode FILE`: prints one JSON line per advertisement in a btsnoop capture (time,
-/// address, RSSI and beacon fields), then a summary on stderr.
+/// address, RSSI and beacon fields), then a summary on stderr. `scannerd decode --nl80211 FILE`
+/// prints the BSS of one nl80211 scan-result attribute dump.
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode the LE advertisements (and iBeacon, Eddystone-UID, AltBeacon frames) in a btsnoop capture."
     )
 
-    @Argument(help: "A btsnoop file (Android btsnoop_hci.log, btmon -w).")
+    @Argument(help: "A btsnoop file (Android btsnoop_hci.log, btmon -w), or with --nl80211 an attribute dump.")
     var file: String
+
+    @Flag(help: "Read FILE as the attribute stream of one NL80211_CMD_NEW_SCAN_RESULTS message.")
+    var nl80211 = false
 
     func run() throws {
         let bytes = try DatasetFile.contents(of: file)
+        if nl80211 {
+            do {
+                let line = try BSSLine.decode(attributeStream: bytes)
+                print(String(decoding: try JSONCoding.encoder().encode(line), as: UTF8.self))
+                return
+            } catch {
+                throw DecodeError(description: "\(file) is not a readable nl80211 scan result: \(error)")
+            }
+        }
         let decoding: BTSnoopDecoding
         do {
             decoding = try BTSnoopDecoding(bytes: bytes)

@@ -54,3 +54,32 @@ struct BTSnoopDecodingTests {
         #expect(beacons.allSatisfy { $0.type == "ibeacon" && $0.uuid == "494e5445-4c4c-495f-524f-434b535f4857" && $0.minor == 62207 })
     }
 }
+
+@Suite("scannerd decode --nl80211")
+struct BSSLineTests {
+    @Test func aBSSBecomesALine() throws {
+        let line = try BSSLine.decode(attributeStream: [
+            0x18, 0x00, 0x2F, 0x00,             // nla_len 24, NL80211_ATTR_BSS (nested, no flag)
+            0x0A, 0x00, 0x01, 0x00,             //   nla_len 10, NL80211_BSS_BSSID
+            0x02, 0x11, 0x22, 0x33, 0x44, 0x55, //     02:11:22:33:44:55
+            0x00, 0x00,                         //     padding
+            0x08, 0x00, 0x07, 0x00,             //   nla_len 8, NL80211_BSS_SIGNAL_MBM
+            0x9C, 0xE1, 0xFF, 0xFF,             //     −7780 mBm
+        ])
+        #expect(line.bssid == "02:11:22:33:44:55" && line.signal == -77.8 && line.ssid == nil && line.frequency == nil)
+        let json = String(decoding: try JSONCoding.encoder().encode(line), as: UTF8.self)
+        #expect(json == #"{"bssid":"02:11:22:33:44:55","signal":-77.8}"#)
+    }
+
+    @Test func noBSSIsAnError() throws {
+        #expect(throws: WireError(offset: 0, reason: "no NL80211_ATTR_BSS attribute")) {
+            try BSSLine.decode(attributeStream: [0x08, 0x00, 0x03, 0x00, 0x05, 0x00, 0x00, 0x00])
+        }
+    }
+
+    @Test func e300() throws {
+        guard let folder = PublicData.folder("nl80211-captures") else { return }
+        let line = try BSSLine.decode(attributeStream: DatasetFile.contents(of: folder + "/e300.dat"))
+        #expect(line.bssid == "00:30:44:1a:f7:e5" && line.ssid == "E300-7e2-5g" && line.frequency == 5720 && line.signal == -37)
+    }
+}
