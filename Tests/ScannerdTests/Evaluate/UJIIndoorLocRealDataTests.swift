@@ -13,16 +13,8 @@ import Testing
 /// mean 6.54 m, p95 20.04 m) and the published 1-NN anchor (floor 91.6 %, Torres-Sospedra et
 /// al. 2014).
 @Suite struct UJIIndoorLocRealDataTests {
-    static var dataFolder: String {
-        if let configured = ProcessInfo.processInfo.environment["FLOORSCAN_DATA"] { return configured }
-        // #filePath is <root>/Tests/ScannerdTests/Evaluate/<file>.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/data").path
-    }
-
     @Test func theDefaultMethodFindsTheBuildingAndBeatsTheBaselines() throws {
-        let folder = Self.dataFolder + "/ujiindoorloc"
+        guard let folder = PublicData.folder("ujiindoorloc") else { return }
         let train = folder + "/trainingData.csv.gz", test = folder + "/validationData.csv.gz"
         guard FileManager.default.fileExists(atPath: train), FileManager.default.fileExists(atPath: test) else {
             print("SKIP: UJIIndoorLoc not found in \(folder); set FLOORSCAN_DATA to the folder holding ujiindoorloc/")
