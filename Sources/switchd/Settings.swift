@@ -7,6 +7,8 @@ struct Settings: Sendable {
     static let defaultStateDirectory = "./state/switchd"
     /// Request bodies larger than this are refused with 413 `body_too_large`.
     static let defaultMaxBodyBytes = 4 * 1024 * 1024
+    /// Floor plans larger than this are refused with 413 `body_too_large`.
+    static let defaultMaxPlanBytes = 8 * 1024 * 1024
     /// Metres per second a route's ETA assumes when the request does not say.
     static let defaultWalkingSpeed = 1.4
 
@@ -15,6 +17,7 @@ struct Settings: Sendable {
     var port: Int = defaultPort
     var stateDirectory: String = defaultStateDirectory
     var maxBodyBytes: Int = defaultMaxBodyBytes
+    var maxPlanBytes: Int = defaultMaxPlanBytes
     var walkingSpeed: Double = defaultWalkingSpeed
     var logLevel: Logger.Level = .info
 }

@@ -7,12 +7,18 @@ public struct Floor: Codable, Hashable, Sendable {
     public var name: String
     /// Storey number (0 ground, negative below), for ordering and routes between floors.
     public var level: Int
+    /// The uploaded plan image; absent when none was uploaded.
+    public var plan: FloorPlanInfo?
+    /// How the plan's pixels map to metres; absent until set.
+    public var scale: PlanScale?
 
-    public init(id: Int64, building: String, name: String, level: Int) {
+    public init(id: Int64, building: String, name: String, level: Int, plan: FloorPlanInfo? = nil, scale: PlanScale? = nil) {
         self.id = id
         self.building = building
         self.name = name
         self.level = level
+        self.plan = plan
+        self.scale = scale
     }
 }
 

@@ -3,7 +3,7 @@ public enum FieldUpdate<Value: Sendable & Hashable>: Sendable, Hashable {
     case unchanged
     case set(Value?)
 
-    func applied(to current: Value?) -> Value? {
+    public func applied(to current: Value?) -> Value? {
         switch self {
         case .unchanged: current
         case .set(let value): value
@@ -49,15 +49,9 @@ extension SwitchPatch: Codable {
         mode = try c.decodeIfPresent(ScanMode.self, forKey: .mode)
         storeData = try c.decodeIfPresent(Bool.self, forKey: .storeData)
         expectedRevision = try c.decodeIfPresent(Int.self, forKey: .expectedRevision)
-        roomID = try Self.update(c, .roomID)
-        locationID = try Self.update(c, .locationID)
-        stopAfter = try Self.update(c, .stopAfter)
-    }
-
-    private static func update<T: Decodable>(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> FieldUpdate<T> {
-        guard c.contains(key) else { return .unchanged }
-        if try c.decodeNil(forKey: key) { return .set(nil) }
-        return .set(try c.decode(T.self, forKey: key))
+        roomID = try c.decodeUpdate(Int64.self, forKey: .roomID)
+        locationID = try c.decodeUpdate(Int64.self, forKey: .locationID)
+        stopAfter = try c.decodeUpdate(StopCondition.self, forKey: .stopAfter)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,16 +60,8 @@ extension SwitchPatch: Codable {
         try c.encodeIfPresent(mode, forKey: .mode)
         try c.encodeIfPresent(storeData, forKey: .storeData)
         try c.encodeIfPresent(expectedRevision, forKey: .expectedRevision)
-        try Self.encode(roomID, &c, .roomID)
-        try Self.encode(locationID, &c, .locationID)
-        try Self.encode(stopAfter, &c, .stopAfter)
-    }
-
-    private static func encode<T: Encodable>(_ update: FieldUpdate<T>, _ c: inout KeyedEncodingContainer<CodingKeys>, _ key: CodingKeys) throws {
-        switch update {
-        case .unchanged: break
-        case .set(nil): try c.encodeNil(forKey: key)
-        case .set(let value?): try c.encode(value, forKey: key)
-        }
+        try c.encodeUpdate(roomID, forKey: .roomID)
+        try c.encodeUpdate(locationID, forKey: .locationID)
+        try c.encodeUpdate(stopAfter, forKey: .stopAfter)
     }
 }

@@ -10,9 +10,10 @@ struct FloorsController {
         router.post("/v1/floors", use: create)
         router.get("/v1/floors", use: list)
         router.get("/v1/floors/{id}", use: show)
+        router.patch("/v1/floors/{id}", use: update)
         router.delete("/v1/floors/{id}", use: delete)
         router.allowOnly([.get, .post], on: "/v1/floors")
-        router.allowOnly([.get, .delete], on: "/v1/floors/{id}")
+        router.allowOnly([.get, .patch, .delete], on: "/v1/floors/{id}")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -26,6 +27,13 @@ struct FloorsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         try .json(await database.floor(context.pathID("floor")))
+    }
+
+    /// 200 with the floor as it now is: name, building, level or the plan's scale (`null` forgets it).
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("floor")
+        let patch = try await request.decodeJSON(FloorPatch.self, context: context)
+        return try .json(await database.updateFloor(id, with: patch))
     }
 
     /// 204; the floor's rooms, locations and measurements go with it.

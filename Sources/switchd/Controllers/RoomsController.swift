@@ -10,10 +10,11 @@ struct RoomsController {
         router.post("/v1/rooms", use: create)
         router.get("/v1/rooms", use: list)
         router.get("/v1/rooms/{id}", use: show)
+        router.patch("/v1/rooms/{id}", use: update)
         router.delete("/v1/rooms/{id}", use: delete)
         router.post("/v1/rooms/{id}/clear", use: clear)
         router.allowOnly([.get, .post], on: "/v1/rooms")
-        router.allowOnly([.get, .delete], on: "/v1/rooms/{id}")
+        router.allowOnly([.get, .patch, .delete], on: "/v1/rooms/{id}")
         router.allowOnly([.post], on: "/v1/rooms/{id}/clear")
     }
 
@@ -30,6 +31,13 @@ struct RoomsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         try .json(await database.room(context.pathID("room")))
+    }
+
+    /// 200 with the room as it now is (renamed).
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("room")
+        let patch = try await request.decodeJSON(RoomPatch.self, context: context)
+        return try .json(await database.updateRoom(id, with: patch))
     }
 
     /// 204; the room's locations and measurements go with it.

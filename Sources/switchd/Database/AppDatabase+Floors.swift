@@ -23,17 +23,42 @@ extension AppDatabase {
 
     func floors() async throws -> [Floor] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, building, name, level FROM floor ORDER BY building, level, id").map(Self.floor(from:))
+            try Row.fetchAll(db, sql: "\(Self.floorSelect) ORDER BY floor.building, floor.level, floor.id").map(Self.floor(from:))
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     func floor(_ id: Int64) async throws -> Floor {
         try await writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, building, name, level FROM floor WHERE id = ?", arguments: [id]) else {
-                throw StoreError.notFound("no floor \(id)")
-            }
-            return Self.floor(from: row)
+            try Self.floor(id, in: db)
+        }
+    }
+
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
+    static func floor(_ id: Int64, in db: Database) throws -> Floor {
+        guard let row = try Row.fetchOne(db, sql: "\(floorSelect) WHERE floor.id = ?", arguments: [id]) else {
+            throw StoreError.notFound("no floor \(id)")
+        }
+        return floor(from: row)
+    }
+
+    /// Changes the fields the patch gives and returns the floor as it now is.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor; ``StoreError/invalidField(_:)``
+    ///   for a bad name, building or scale.
+    func updateFloor(_ id: Int64, with patch: FloorPatch) async throws -> Floor {
+        try validate(patch.validate)
+        return try await writer.write { db in
+            var floor = try Self.floor(id, in: db)
+            floor.building = patch.building ?? floor.building
+            floor.name = patch.name ?? floor.name
+            floor.level = patch.level ?? floor.level
+            floor.scale = patch.scale.applied(to: floor.scale)
+            try db.execute(
+                sql: "UPDATE floor SET building = ?, name = ?, level = ?, metres_per_pixel = ?, origin_x = ?, origin_y = ? WHERE id = ?",
+                arguments: [floor.building, floor.name, floor.level, floor.scale?.metresPerPixel, floor.scale?.originX, floor.scale?.originY, id]
+            )
+            return floor
         }
     }
 

@@ -83,6 +83,7 @@ extension AppDatabase {
         }
 
         registerPositioningMigrations(in: &migrator)
+        registerFloorPlanMigrations(in: &migrator)
         return migrator
     }
 }

@@ -25,7 +25,7 @@ extension AppDatabase {
     func radioMap() async throws -> (map: RadioMap, version: SurveyVersion) {
         try await writer.read { db in
             let version = try Self.surveyVersion(in: db)
-            let floors = try Row.fetchAll(db, sql: "SELECT id, building, name, level FROM floor ORDER BY building, level, id").map(Self.floor(from:))
+            let floors = try Row.fetchAll(db, sql: "\(Self.floorSelect) ORDER BY floor.building, floor.level, floor.id").map(Self.floor(from:))
             let locations = try Row.fetchAll(db, sql: "\(Self.locationSelect) ORDER BY location.id").map(Self.location(from:))
             var builder = RadioMapBuilder(floors: floors, beacons: try Self.allBeacons(in: db), locations: locations)
             let readings = try Row.fetchCursor(db, sql: """

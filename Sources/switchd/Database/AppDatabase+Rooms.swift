@@ -41,6 +41,22 @@ extension AppDatabase {
         }
     }
 
+    /// Renames the room when the patch gives a name, and returns it as it now is.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown room; ``StoreError/invalidField(_:)`` for a bad name.
+    func updateRoom(_ id: Int64, with patch: RoomPatch) async throws -> Room {
+        try validate(patch.validate)
+        return try await writer.write { db in
+            if let name = patch.name {
+                try db.execute(sql: "UPDATE room SET name = ? WHERE id = ?", arguments: [name, id])
+            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, floor_id, name FROM room WHERE id = ?", arguments: [id]) else {
+                throw StoreError.notFound("no room \(id)")
+            }
+            return Self.room(from: row)
+        }
+    }
+
     /// Deletes the room with its locations and their measurements.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.

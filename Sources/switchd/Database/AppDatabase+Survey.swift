@@ -42,8 +42,23 @@ extension AppDatabase {
         FROM location JOIN room ON room.id = location.room_id
         """
 
+    /// Read by ``floor(from:)``: the floor with its scale and what its plan is.
+    static let floorSelect = """
+        SELECT floor.id, floor.building, floor.name, floor.level,
+               floor.metres_per_pixel, floor.origin_x, floor.origin_y, floor_plan.format, length(floor_plan.image)
+        FROM floor LEFT JOIN floor_plan ON floor_plan.floor_id = floor.id
+        """
+
+    /// A row of ``floorSelect``. A plan format switchd does not know, or a partial scale, reads as none.
     static func floor(from row: Row) -> Floor {
-        Floor(id: row[0], building: row[1], name: row[2], level: row[3])
+        var floor = Floor(id: row[0], building: row[1], name: row[2], level: row[3])
+        if let metresPerPixel: Double = row[4], let originX: Double = row[5], let originY: Double = row[6] {
+            floor.scale = PlanScale(metresPerPixel: metresPerPixel, originX: originX, originY: originY)
+        }
+        if let formatName: String = row[7], let format = PlanImageFormat(rawValue: formatName), let bytes: Int = row[8] {
+            floor.plan = FloorPlanInfo(contentType: format.mediaType, bytes: bytes)
+        }
+        return floor
     }
 
     static func room(from row: Row) -> Room {

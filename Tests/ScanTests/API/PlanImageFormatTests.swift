@@ -1,0 +1,44 @@
+import Foundation
+import Scan
+import Testing
+
+/// Floor plans are recognised by their bytes: PNG and JPEG by signature, SVG as text whose root is `<svg`.
+@Suite struct PlanImageFormatTests {
+    @Test func signaturesAndSVGTextAreRecognised() {
+        #expect(PlanImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(PlanImageFormat.detect([0xFF, 0xD8, 0xFF, 0xDB]) == .jpeg)
+        #expect(PlanImageFormat.detect(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)) == .svg)
+        let declared = "\u{FEFF}\n  <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- plan -->\n<!DOCTYPE svg>\n<SVG width=\"1\"/>"
+        #expect(PlanImageFormat.detect(Array(declared.utf8)) == .svg)
+    }
+
+    @Test func otherBytesAreNoPlan() {
+        let refused: [[UInt8]] = [
+            [], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A], [0xFF, 0xD8], Array("GIF89a".utf8), Array("hello <svg".utf8),
+            Array("<html><body></body></html>".utf8), [0x3C, 0x73, 0x76, 0x67, 0x00], [0x3C, 0xFF, 0xFE, 0x73, 0x76, 0x67],
+        ]
+        for bytes in refused {
+            #expect(PlanImageFormat.detect(bytes) == nil, "\(bytes)")
+        }
+    }
+
+    @Test func aRootBeyondTheSearchLimitIsNotFound() {
+        let padding = String(repeating: " ", count: PlanImageFormat.svgRootSearchLimit)
+        #expect(PlanImageFormat.detect(Array("<!--\(padding)--><svg/>".utf8)) == nil)
+    }
+
+    @Test func aCharacterCutAtTheSearchLimitStillReadsAsText() {
+        let padding = String(repeating: "a", count: PlanImageFormat.svgRootSearchLimit - 20)
+        let text = "<svg><desc>\(padding)ééééééééééééééé</desc></svg>"
+        #expect(PlanImageFormat.detect(Array(text.utf8)) == .svg)
+    }
+
+    @Test func aFloorPatchTellsLeftOutFromNull() throws {
+        let decoder = JSONCoding.decoder()
+        #expect(try decoder.decode(FloorPatch.self, from: Data(#"{"name":"A"}"#.utf8)).scale == .unchanged)
+        #expect(try decoder.decode(FloorPatch.self, from: Data(#"{"scale":null}"#.utf8)).scale == .set(nil))
+        let scale = PlanScale(metresPerPixel: 0.5, originX: 1, originY: 2)
+        let patch = FloorPatch(scale: .set(scale))
+        #expect(try decoder.decode(FloorPatch.self, from: JSONCoding.encoder().encode(patch)) == patch)
+    }
+}
