@@ -6,15 +6,17 @@ import Scan
 /// `main` and the tests both call this.
 ///
 /// - Parameters:
+///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one).
 func buildApplication(
     settings: Settings,
     database: AppDatabase,
     logger: Logger,
+    adminFiles: AdminFiles? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
-    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds())
+    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
@@ -25,9 +27,11 @@ func buildApplication(
     return app
 }
 
-func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds) -> Router<AppRequestContext> {
+func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
+    // Before anything that asks for a token: the page itself is public, its API calls are not.
+    router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     HealthController(database: database).addRoutes(to: router)
     ScannersController(database: database).addRoutes(to: router)
@@ -35,6 +39,7 @@ func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feed
     SwitchStreamController(database: database, hub: hub).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
+    FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
     MeasurementsController(database: database, hub: hub, feed: feeds.measurements).addRoutes(to: router)

@@ -9,11 +9,14 @@ import Testing
 @testable import switchd
 
 /// A switchd wired as `main` wires it, over the given database, for `app.test(...)`.
-func makeApp(_ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes) -> some ApplicationProtocol {
+func makeApp(
+    _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
+    adminFiles: AdminFiles? = nil
+) -> some ApplicationProtocol {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
-    let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes)
-    return buildApplication(settings: settings, database: database, logger: logger)
+    let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
+    return buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles)
 }
 
 /// A database pool in a fresh temporary folder, as production opens it; removed afterwards.

@@ -1,0 +1,156 @@
+// switchd's v1 API as the page uses it: every request carries the admin token as a bearer
+// token, errors become ApiError with switchd's code and message.
+
+/** An error answer of switchd (or the network failing: status 0). */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export class Api {
+  /**
+   * @param {() => string | null} token the admin token, read at each request
+   * @param {() => void} onUnauthorized called when switchd answers 401 (the token is wrong or revoked)
+   */
+  constructor(token, onUnauthorized) {
+    this.token = token;
+    this.onUnauthorized = onUnauthorized;
+  }
+
+  headers(extra = {}) {
+    const headers = { ...extra };
+    const token = this.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return headers;
+  }
+
+  /** The JSON answer of one request, null for 204; throws ApiError for any other status. */
+  async request(method, path, { json, body, contentType, signal } = {}) {
+    const init = { method, signal, headers: this.headers({ Accept: 'application/json' }) };
+    if (json !== undefined) {
+      init.body = JSON.stringify(json);
+      init.headers['Content-Type'] = 'application/json';
+    } else if (body !== undefined) {
+      init.body = body;
+      if (contentType) init.headers['Content-Type'] = contentType;
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new ApiError(0, 'network', `switchd cannot be reached (${error.message})`);
+    }
+    if (response.status === 204) return null;
+    const text = await response.text();
+    let value = null;
+    try {
+      value = text ? JSON.parse(text) : null;
+    } catch {
+      value = null;
+    }
+    if (!response.ok) {
+      if (response.status === 401) this.onUnauthorized();
+      const detail = value && value.error ? value.error : { code: `http_${response.status}`, message: text || response.statusText };
+      throw new ApiError(response.status, detail.code, detail.message);
+    }
+    return value;
+  }
+
+  get(path, options) { return this.request('GET', path, options); }
+  post(path, json) { return this.request('POST', path, { json }); }
+  patch(path, json) { return this.request('PATCH', path, { json }); }
+  delete(path) { return this.request('DELETE', path); }
+
+  /** The body of a GET as a Blob (a plan image). */
+  async blob(path) {
+    const response = await fetch(path, { headers: this.headers() });
+    if (!response.ok) {
+      if (response.status === 401) this.onUnauthorized();
+      throw new ApiError(response.status, `http_${response.status}`, `could not load ${path}`);
+    }
+    return response.blob();
+  }
+
+  /**
+   * Follows a server-sent-event stream with fetch, so the token goes along (EventSource cannot
+   * send an Authorization header). A dropped connection is reopened after a growing pause, with
+   * Last-Event-ID so nothing is missed or repeated. Ends when `signal` aborts, or on a 4xx.
+   *
+   * @param {string} path
+   * @param {{signal: AbortSignal, onEvent: (event: {id: string|null, event: string, data: string}) => void,
+   *          onOpen?: () => void, onState?: (state: string) => void}} handlers
+   */
+  async stream(path, { signal, onEvent, onOpen, onState = () => {} }) {
+    let lastEventId = null;
+    let pause = 500;
+    while (!signal.aborted) {
+      try {
+        const headers = this.headers({ Accept: 'text/event-stream' });
+        if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
+        const response = await fetch(path, { headers, signal, cache: 'no-store' });
+        if (!response.ok) {
+          if (response.status === 401) this.onUnauthorized();
+          if (response.status >= 400 && response.status < 500) {
+            onState(`stopped: switchd answered ${response.status}`);
+            return;
+          }
+          throw new Error(`HTTP ${response.status}`);
+        }
+        onState('live');
+        pause = 500;
+        if (onOpen) onOpen();
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          const frames = buffer.split(/\r?\n\r?\n/);
+          buffer = frames.pop();
+          for (const frame of frames) {
+            const event = parseFrame(frame);
+            if (event === null) continue;
+            if (event.id !== null) lastEventId = event.id;
+            onEvent(event);
+          }
+        }
+        onState('reconnecting');
+      } catch (error) {
+        if (signal.aborted) return;
+        onState(`reconnecting (${error.message})`);
+      }
+      await sleep(pause, signal);
+      pause = Math.min(pause * 2, 10000);
+    }
+  }
+}
+
+/** One event-stream frame as the EventSource specification reads it; null for comments only. */
+export function parseFrame(frame) {
+  let id = null;
+  let event = 'message';
+  const data = [];
+  for (const line of frame.split(/\r?\n/)) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'id') id = value;
+    else if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (data.length === 0) return null;
+  return { id, event, data: data.join('\n') };
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}

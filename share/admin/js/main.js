@@ -1,0 +1,775 @@
+// The admin page: sign in, floors and rooms, the survey with live progress, coverage and heat
+// map, links and routes, and the live position. State lives here; drawing is in plan.js.
+
+import { Api, ApiError } from './api.js';
+import { confirmAction, promptText } from './dialogs.js';
+import { heatImage } from './heatmap.js';
+import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+
+const TOKEN_KEY = 'floorscan.adminToken';
+/** A location counts as surveyed with this many scan cycles and emitters heard. */
+const GOOD_SCANS = 4;
+const GOOD_EMITTERS = 3;
+/** After the switch turns itself off, the last batch may still be on its way. */
+const SETTLE_MS = 2000;
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  floors: [],
+  floor: null,
+  rooms: [],
+  locations: [],
+  allLocations: [],
+  links: [],
+  radioMap: null,
+  imageURL: null,
+  imageSize: null,
+  chosen: null,
+  marks: [],
+  route: [],
+  position: null,
+  linkFirst: null,
+  heatURL: null,
+  surveyingLocation: null,
+  survey: null,
+  locate: null,
+};
+
+const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
+
+// ---- status and error handling ----
+
+function say(text, isError = false) {
+  const status = $('status');
+  status.textContent = text;
+  status.classList.toggle('error', isError);
+}
+
+/** Runs an action of the admin; a failure is shown, never thrown to the console. */
+function guard(action) {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      say(error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error), true);
+    }
+  };
+}
+
+function on(id, event, action) {
+  $(id).addEventListener(event, guard(action));
+}
+
+// ---- sign in ----
+
+async function signIn(event) {
+  event.preventDefault();
+  const token = $('token').value.trim();
+  $('sign-in-error').textContent = '';
+  sessionStorage.setItem(TOKEN_KEY, token);
+  try {
+    await api.get('/v1/floors');
+  } catch (error) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    $('sign-in-error').textContent = error.status === 401 || error.status === 403 ? 'switchd does not accept this token.' : error.message;
+    return;
+  }
+  $('token').value = '';
+  await showApp();
+}
+
+function signOut(message) {
+  stopStreams();
+  sessionStorage.removeItem(TOKEN_KEY);
+  $('app-view').hidden = true;
+  $('sign-out').hidden = true;
+  $('sign-in-view').hidden = false;
+  $('sign-in-error').textContent = message || '';
+  $('token').focus();
+}
+
+async function showApp() {
+  $('sign-in-view').hidden = true;
+  $('app-view').hidden = false;
+  $('sign-out').hidden = false;
+  await Promise.all([loadScanners(), loadFloors()]);
+  say('Signed in.');
+}
+
+// ---- loading ----
+
+async function loadScanners() {
+  const scanners = await api.get('/v1/scanners');
+  const select = $('scanner-select');
+  const current = select.value;
+  select.replaceChildren(...scanners.map((s) => option(s.id, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
+  if (scanners.some((s) => s.id === current)) select.value = current;
+}
+
+async function loadFloors(chooseID) {
+  state.floors = await api.get('/v1/floors');
+  const select = $('floor-select');
+  select.replaceChildren(...state.floors.map((f) => option(f.id, `${f.name} — ${f.building}, level ${f.level}`)));
+  const wanted = chooseID ?? state.floor?.id;
+  const floor = state.floors.find((f) => f.id === wanted) || state.floors[0] || null;
+  if (floor) select.value = String(floor.id);
+  await showFloor(floor);
+}
+
+async function showFloor(floor) {
+  const changed = floor?.id !== state.floor?.id;
+  state.floor = floor;
+  if (changed) {
+    state.marks = [];
+    state.route = [];
+    state.chosen = null;
+    state.linkFirst = null;
+    $('route-result').textContent = '';
+  }
+  for (const id of ['floor-rename', 'floor-delete', 'plan-file', 'room-name', 'room-create']) $(id).disabled = !floor;
+  await loadPlanImage();
+  await loadFloorContents();
+}
+
+async function loadPlanImage() {
+  if (state.imageURL) URL.revokeObjectURL(state.imageURL);
+  state.imageURL = null;
+  state.imageSize = null;
+  const floor = state.floor;
+  if (!floor || !floor.plan) return;
+  const blob = await api.blob(`/v1/floors/${floor.id}/plan`);
+  const url = URL.createObjectURL(blob);
+  const size = await new Promise((resolve) => {
+    const image = new Image();
+    image.onload = () => resolve(image.naturalWidth > 0 ? { width: image.naturalWidth, height: image.naturalHeight } : null);
+    image.onerror = () => resolve(null);
+    image.src = url;
+  });
+  state.imageURL = url;
+  state.imageSize = size;
+}
+
+async function loadFloorContents() {
+  const floor = state.floor;
+  const [rooms, locations, allLocations, links, radioMap] = await Promise.all([
+    floor ? api.get(`/v1/rooms?floor=${floor.id}`) : [],
+    floor ? api.get(`/v1/locations?floor=${floor.id}`) : [],
+    api.get('/v1/locations'),
+    api.get('/v1/links'),
+    api.get('/v1/radiomap'),
+  ]);
+  Object.assign(state, { rooms, locations, allLocations, links, radioMap });
+  renderAll();
+}
+
+async function reloadCoverage() {
+  state.radioMap = await api.get('/v1/radiomap');
+  renderAll();
+}
+
+// ---- rendering ----
+
+function option(value, text) {
+  const node = document.createElement('option');
+  node.value = String(value);
+  node.textContent = text;
+  return node;
+}
+
+function button(text, action, className) {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.textContent = text;
+  if (className) node.className = className;
+  node.addEventListener('click', guard(action));
+  return node;
+}
+
+function floorName(id) {
+  const floor = state.floors.find((f) => f.id === id);
+  return floor ? floor.name : `floor ${id}`;
+}
+
+function locationByID(id) {
+  return state.allLocations.find((l) => l.id === id);
+}
+
+function mapEntry(locationID) {
+  return state.radioMap?.locations.find((l) => l.locationID === locationID);
+}
+
+/** none, some or good: how well the location is surveyed, from the radio map. */
+function coverage(location) {
+  const entry = mapEntry(location.id);
+  const scans = entry ? entry.scans.length : 0;
+  const emitters = entry ? entry.emitters.length : 0;
+  if (scans === 0) return 'none';
+  return scans >= GOOD_SCANS && emitters >= GOOD_EMITTERS ? 'good' : 'some';
+}
+
+function currentGeometry() {
+  return geometry(state.floor, state.imageSize);
+}
+
+function renderAll() {
+  renderRooms();
+  renderLocations();
+  renderLinkControls();
+  renderCoverage();
+  renderPlan();
+}
+
+function renderPlan() {
+  const g = currentGeometry();
+  const onFloor = new Set(state.locations.map((l) => l.id));
+  const links = state.links
+    .filter((link) => onFloor.has(link.from) && onFloor.has(link.to))
+    .map((link) => ({ from: locationByID(link.from), to: locationByID(link.to) }))
+    .filter((link) => link.from && link.to);
+  const position = state.position && state.floor && state.position.floor === state.floor.id ? state.position : null;
+  draw($('plan'), {
+    geometry: g,
+    imageURL: state.imageURL,
+    heatURL: state.heatURL,
+    locations: state.locations.map((location) => ({
+      location,
+      coverage: coverage(location),
+      chosen: location.id === state.chosen || location.id === state.linkFirst,
+      surveying: location.id === state.surveyingLocation,
+    })),
+    links,
+    route: state.route.filter((l) => onFloor.has(l.id)),
+    marks: state.marks,
+    position,
+  });
+  const scale = state.floor?.scale;
+  $('scale-info').textContent = !state.floor ? 'Create a floor first.'
+    : scale ? `Scale: ${(1 / scale.metresPerPixel).toFixed(1)} pixels a metre; origin at pixel (${scale.originX.toFixed(0)}, ${scale.originY.toFixed(0)}).`
+      : 'No scale yet: choose "marks the scale", tap two points on the plan and give their real distance.';
+}
+
+function renderRooms() {
+  const list = $('room-list');
+  list.replaceChildren(...state.rooms.map((room) => {
+    const item = document.createElement('li');
+    item.dataset.roomId = room.id;
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = room.name;
+    item.append(
+      name,
+      button('Rename', () => renameRoom(room)),
+      button('Clear data…', () => clearRoom(room), 'danger'),
+      button('Delete…', () => deleteRoom(room), 'danger'),
+    );
+    return item;
+  }));
+  const select = $('room-select');
+  const current = select.value;
+  select.replaceChildren(...state.rooms.map((room) => option(room.id, room.name)));
+  if (state.rooms.some((room) => String(room.id) === current)) select.value = current;
+  $('location-add').disabled = state.rooms.length === 0;
+}
+
+function renderLocations() {
+  const list = $('location-list');
+  list.replaceChildren(...state.locations.map((location) => {
+    const item = document.createElement('li');
+    item.dataset.locationId = location.id;
+    item.dataset.coverage = coverage(location);
+    item.classList.toggle('chosen', location.id === state.chosen);
+    const name = document.createElement('span');
+    name.className = 'name';
+    const entry = mapEntry(location.id);
+    const summary = entry ? `${entry.scans.length} scans, ${entry.emitters.length} emitters` : 'no readings';
+    name.textContent = `${location.name} — ${summary}`;
+    const pick = button('Choose', () => choose(location.id));
+    pick.setAttribute('aria-pressed', String(location.id === state.chosen));
+    item.append(name, pick, button('Delete…', () => deleteLocation(location), 'danger'));
+    return item;
+  }));
+  const chosen = locationByID(state.chosen);
+  $('chosen-location').textContent = chosen ? chosen.name : 'none';
+  $('scan-here').disabled = !chosen || state.survey !== null;
+}
+
+function renderLinkControls() {
+  const groups = state.floors.map((floor) => {
+    const group = document.createElement('optgroup');
+    group.label = floor.name;
+    group.append(...state.allLocations.filter((l) => l.floorID === floor.id).map((l) => option(l.id, l.name)));
+    return group;
+  });
+  for (const id of ['link-from', 'link-to']) {
+    const select = $(id);
+    const current = select.value;
+    select.replaceChildren(...groups.map((group) => group.cloneNode(true)));
+    if (state.allLocations.some((l) => String(l.id) === current)) select.value = current;
+  }
+  const onFloor = new Set(state.locations.map((l) => l.id));
+  const list = $('link-list');
+  list.replaceChildren(...state.links.filter((link) => onFloor.has(link.from) || onFloor.has(link.to)).map((link) => {
+    const item = document.createElement('li');
+    const a = locationByID(link.from);
+    const b = locationByID(link.to);
+    const describe = (l) => (l ? (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`) : `#${link.from}`);
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = `${describe(a)} ↔ ${describe(b)}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m`;
+    item.append(name, button('Delete…', () => deleteLink(link), 'danger'));
+    return item;
+  }));
+}
+
+function renderCoverage() {
+  const counts = { none: 0, some: 0, good: 0 };
+  for (const location of state.locations) counts[coverage(location)] += 1;
+  $('coverage-summary').textContent = `${state.locations.length} locations: ${counts.good} surveyed, ${counts.some} thin, ${counts.none} not surveyed.`;
+  const emitters = new Map();
+  for (const entry of state.radioMap?.locations || []) {
+    if (entry.floorID !== state.floor?.id) continue;
+    for (const e of entry.emitters) emitters.set(e.emitter, (emitters.get(e.emitter) || 0) + 1);
+  }
+  const select = $('emitter-select');
+  const current = select.value;
+  const names = [...emitters.keys()].sort();
+  select.replaceChildren(option('', '(no heat map)'), ...names.map((name) => option(name, `${name} (${emitters.get(name)} locations)`)));
+  select.value = names.includes(current) ? current : '';
+  updateHeat();
+}
+
+function updateHeat() {
+  const emitter = $('emitter-select').value;
+  const g = currentGeometry();
+  const points = [];
+  if (emitter) {
+    for (const entry of state.radioMap?.locations || []) {
+      if (entry.floorID !== state.floor?.id) continue;
+      const heard = entry.emitters.find((e) => e.emitter === emitter);
+      if (!heard) continue;
+      const p = toPixels(g, entry.x, entry.y);
+      points.push({ x: p.x, y: p.y, rssi: heard.mean });
+    }
+  }
+  state.heatURL = heatImage(points, g);
+}
+
+// ---- floors ----
+
+async function createFloor(event) {
+  event.preventDefault();
+  const level = Number.parseInt($('floor-level').value, 10);
+  const body = { name: $('floor-name').value.trim(), level: Number.isFinite(level) ? level : 0 };
+  const building = $('floor-building').value.trim();
+  if (building) body.building = building;
+  const floor = await api.post('/v1/floors', body);
+  $('floor-form').reset();
+  $('floor-new-details').open = false;
+  await loadFloors(floor.id);
+  say(`Floor "${floor.name}" created.`);
+}
+
+async function renameFloor() {
+  const name = await promptText('New name of the floor', state.floor.name);
+  if (!name) return;
+  await api.patch(`/v1/floors/${state.floor.id}`, { name });
+  await loadFloors(state.floor.id);
+  say(`Floor renamed to "${name}".`);
+}
+
+async function deleteFloor() {
+  const floor = state.floor;
+  if (!await confirmAction(`Delete floor "${floor.name}" with its plan, rooms, locations and all their measurements? This cannot be undone.`)) return;
+  await api.delete(`/v1/floors/${floor.id}`);
+  state.floor = null;
+  await loadFloors();
+  say(`Floor "${floor.name}" deleted.`);
+}
+
+async function uploadPlan() {
+  const file = $('plan-file').files[0];
+  if (!file) return;
+  const floor = await api.request('PUT', `/v1/floors/${state.floor.id}/plan`, { body: file, contentType: file.type || 'application/octet-stream' });
+  $('plan-file').value = '';
+  state.floor = floor;
+  state.floors = state.floors.map((f) => (f.id === floor.id ? floor : f));
+  await loadPlanImage();
+  renderAll();
+  say(`Plan uploaded (${floor.plan.contentType}, ${floor.plan.bytes} bytes).`);
+}
+
+async function saveScale(event) {
+  event.preventDefault();
+  const [a, b] = state.marks;
+  const metres = Number.parseFloat($('scale-distance').value);
+  const pixels = Math.hypot(b.x - a.x, b.y - a.y);
+  if (!(metres > 0) || !(pixels > 0)) throw new Error('Mark two different points and give a distance above 0.');
+  const g = currentGeometry();
+  const scale = { metresPerPixel: metres / pixels, originX: g.scaled ? g.originX : 0, originY: g.scaled ? g.originY : 0 };
+  await patchScale(scale);
+  state.marks = [];
+  $('scale-form').hidden = true;
+  say(`Scale saved: ${(pixels / metres).toFixed(1)} pixels a metre.`);
+}
+
+async function setOrigin(point) {
+  const g = currentGeometry();
+  await patchScale({ metresPerPixel: g.metresPerPixel, originX: point.x, originY: point.y });
+  say(`Origin set at pixel (${point.x.toFixed(0)}, ${point.y.toFixed(0)}).`);
+}
+
+async function patchScale(scale) {
+  const floor = await api.patch(`/v1/floors/${state.floor.id}`, { scale });
+  state.floor = floor;
+  state.floors = state.floors.map((f) => (f.id === floor.id ? floor : f));
+  renderAll();
+}
+
+// ---- rooms and locations ----
+
+async function createRoom(event) {
+  event.preventDefault();
+  const room = await api.post('/v1/rooms', { floorID: state.floor.id, name: $('room-name').value.trim() });
+  $('room-name').value = '';
+  await loadFloorContents();
+  $('room-select').value = String(room.id);
+  say(`Room "${room.name}" added.`);
+}
+
+async function renameRoom(room) {
+  const name = await promptText(`New name of room "${room.name}"`, room.name);
+  if (!name) return;
+  await api.patch(`/v1/rooms/${room.id}`, { name });
+  await loadFloorContents();
+  say(`Room renamed to "${name}".`);
+}
+
+async function clearRoom(room) {
+  if (!await confirmAction(`Delete every measurement taken in room "${room.name}"? Its locations stay, to be surveyed again.`)) return;
+  const cleared = await api.post(`/v1/rooms/${room.id}/clear`);
+  await reloadCoverage();
+  say(`Room "${room.name}" cleared: ${cleared.measurementsDeleted} measurements deleted.`);
+}
+
+async function deleteRoom(room) {
+  if (!await confirmAction(`Delete room "${room.name}" with its locations and their measurements?`)) return;
+  await api.delete(`/v1/rooms/${room.id}`);
+  await loadFloorContents();
+  say(`Room "${room.name}" deleted.`);
+}
+
+async function addLocation(x, y) {
+  const roomID = Number.parseInt($('room-select').value, 10);
+  if (!Number.isFinite(roomID)) throw new Error('Add a room first: new locations go in a room.');
+  const round = (v) => Math.round(v * 100) / 100;
+  const location = await api.post('/v1/locations', { roomID, x: round(x), y: round(y) });
+  state.chosen = location.id;
+  await loadFloorContents();
+  say(`Location "${location.name}" added and chosen.`);
+}
+
+async function addLocationFromForm(event) {
+  event.preventDefault();
+  await addLocation(Number.parseFloat($('location-x').value), Number.parseFloat($('location-y').value));
+}
+
+async function deleteLocation(location) {
+  if (!await confirmAction(`Delete location "${location.name}" with its measurements and links?`)) return;
+  await api.delete(`/v1/locations/${location.id}`);
+  if (state.chosen === location.id) state.chosen = null;
+  await loadFloorContents();
+  say(`Location "${location.name}" deleted.`);
+}
+
+function choose(id) {
+  state.chosen = id;
+  $('link-from').value = String(id);
+  renderLocations();
+  renderPlan();
+}
+
+// ---- links and routes ----
+
+async function createLink(from, to) {
+  const kindSelect = $('link-kind');
+  const a = locationByID(from);
+  const b = locationByID(to);
+  if (a && b && a.floorID !== b.floorID && kindSelect.value === 'walk') kindSelect.value = 'stairs';
+  const link = await api.post('/v1/links', { from, to, kind: kindSelect.value });
+  const links = await api.get('/v1/links');
+  state.links = links;
+  renderAll();
+  say(`Linked ${a?.name ?? from} and ${b?.name ?? to}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m.`);
+}
+
+async function deleteLink(link) {
+  if (!await confirmAction('Delete this link? Routes will no longer use it.')) return;
+  await api.delete(`/v1/links/${link.id}`);
+  state.links = await api.get('/v1/links');
+  renderAll();
+  say('Link deleted.');
+}
+
+async function showRoute() {
+  const from = Number.parseInt($('link-from').value, 10);
+  const to = Number.parseInt($('link-to').value, 10);
+  const route = await api.post('/v1/routes', { from, to });
+  state.route = route.path.map(locationByID).filter(Boolean);
+  const names = state.route.map((l) => (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`));
+  const eta = route.etaSeconds < 90 ? `${Math.round(route.etaSeconds)} s` : `${(route.etaSeconds / 60).toFixed(1)} min`;
+  const result = $('route-result');
+  result.textContent = `Route ${names.join(' → ')}: ${route.distanceMetres.toFixed(1)} m, about ${eta} on foot`
+    + (route.floorChanges ? `, ${route.floorChanges} floor changes.` : '.');
+  result.dataset.distance = String(route.distanceMetres);
+  result.dataset.eta = String(route.etaSeconds);
+  renderPlan();
+}
+
+// ---- the plan ----
+
+async function tapPlan(event) {
+  if (!state.floor || event.button !== 0) return;
+  const tool = document.querySelector('input[name="tool"]:checked').value;
+  const locationID = Number.parseInt(event.target.dataset?.locationId ?? '', 10);
+  const point = eventPoint($('plan'), event);
+  if (Number.isFinite(locationID) && (tool === 'select' || tool === 'link' || tool === 'add')) {
+    if (tool !== 'link') {
+      choose(locationID);
+      return;
+    }
+    if (state.linkFirst === null || state.linkFirst === locationID) {
+      state.linkFirst = locationID;
+      $('link-from').value = String(locationID);
+      say('Now tap the location to link it to.');
+      renderPlan();
+      return;
+    }
+    const first = state.linkFirst;
+    state.linkFirst = null;
+    $('link-to').value = String(locationID);
+    await createLink(first, locationID);
+    return;
+  }
+  if (tool === 'add') {
+    const metres = toMetres(currentGeometry(), point.x, point.y);
+    await addLocation(metres.x, metres.y);
+  } else if (tool === 'scale') {
+    state.marks = state.marks.length >= 2 ? [point] : [...state.marks, point];
+    $('scale-form').hidden = state.marks.length !== 2;
+    if (state.marks.length === 2) $('scale-distance').focus();
+    renderPlan();
+  } else if (tool === 'origin') {
+    await setOrigin(point);
+  }
+}
+
+function toolChanged() {
+  const tool = document.querySelector('input[name="tool"]:checked').value;
+  state.linkFirst = null;
+  if (tool !== 'scale') {
+    state.marks = [];
+    $('scale-form').hidden = true;
+  }
+  const hints = {
+    select: 'Tap a location to choose it for a survey or a route.',
+    add: 'Tap the plan where the scanner will stand: a location is made in the chosen room.',
+    link: 'Tap one location, then another, to link them. For another floor, use the lists under "Links and routes".',
+    scale: 'Tap two points whose real distance you know, then type it.',
+    origin: 'Tap the point that is x = 0 m, y = 0 m.',
+  };
+  $('plan-hint').textContent = hints[tool];
+  renderPlan();
+}
+
+// ---- survey ----
+
+function stopStreams() {
+  for (const key of ['survey', 'locate']) {
+    if (state[key]) state[key].controller.abort();
+    state[key] = null;
+  }
+  state.surveyingLocation = null;
+}
+
+function showSurveyProgress() {
+  const s = state.survey;
+  if (!s) return;
+  const scans = Math.max(s.scansCompleted, s.scansSeen);
+  $('survey-bar').max = s.target;
+  $('survey-bar').value = Math.min(scans, s.target);
+  const heard = `${s.samples} samples, ${s.aps.size} access points, ${s.beacons.size} beacons heard`;
+  const text = s.done
+    ? `Done: ${s.location.name} surveyed (${s.stoppedBy === 'stopCondition' ? 'stop condition reached' : 'turned off'}) — ${heard}.`
+    : `Surveying ${s.location.name}: scan ${Math.min(scans, s.target)} of ${s.target}; ${heard}.`;
+  $('survey-text').textContent = text;
+  const progress = $('survey-progress');
+  progress.dataset.state = s.done ? 'done' : 'surveying';
+  progress.dataset.samples = String(s.samples);
+  progress.dataset.locationId = String(s.location.id);
+}
+
+/** Whether the switch now says the survey started at `s.revision` is over. */
+function checkSwitch(s) {
+  const sw = s.latestSwitch;
+  if (!sw || s.revision === null || s.done) return;
+  if (sw.revision >= s.revision) s.scansCompleted = Math.max(s.scansCompleted, sw.scansCompleted || 0);
+  if (sw.revision > s.revision && !sw.scanning) {
+    s.done = true;
+    s.stoppedBy = sw.stoppedBy || 'turnedOff';
+    state.surveyingLocation = null;
+    showSurveyProgress();
+    say(`Survey of ${s.location.name} finished.`);
+    setTimeout(guard(async () => {
+      if (state.survey === s) {
+        s.controller.abort();
+        state.survey = null;
+      }
+      await reloadCoverage();
+      showSurveyProgress();
+    }), SETTLE_MS);
+  } else {
+    showSurveyProgress();
+  }
+}
+
+function opened(stream) {
+  let resolve;
+  const promise = new Promise((r) => { resolve = r; });
+  return { promise, onOpen: () => { resolve(); stream.onOpen?.(); } };
+}
+
+async function scanHere() {
+  const location = locationByID(state.chosen);
+  const scannerID = $('scanner-select').value;
+  if (!location || !scannerID) throw new Error('Choose a scanner and a location first.');
+  const target = Math.max(1, Number.parseInt($('stop-scans').value, 10) || 4);
+  if (state.survey) state.survey.controller.abort();
+  const s = {
+    controller: new AbortController(), location, target, revision: null, latestSwitch: null,
+    samples: 0, aps: new Set(), beacons: new Set(), scansCompleted: 0, scansSeen: 0, done: false, stoppedBy: null,
+  };
+  state.survey = s;
+  state.surveyingLocation = location.id;
+  renderLocations();
+  renderPlan();
+  const signal = s.controller.signal;
+  const measurementsOpen = opened({});
+  const switchOpen = opened({});
+  const scanner = encodeURIComponent(scannerID);
+  api.stream(`/v1/measurements/stream?location=${location.id}&scanner=${scanner}`, {
+    signal,
+    onOpen: measurementsOpen.onOpen,
+    onEvent: (event) => {
+      if (event.event !== 'measurement') return;
+      const m = JSON.parse(event.data);
+      s.samples += 1;
+      if (m.kind === 'wifi' || m.bssid) s.aps.add(m.bssid);
+      else s.beacons.add(`${m.uuid}/${m.major}/${m.minor}`);
+      if (Number.isInteger(m.scan)) s.scansSeen = Math.max(s.scansSeen, m.scan + 1);
+      showSurveyProgress();
+    },
+  });
+  api.stream(`/v1/scanners/${scanner}/switch/stream`, {
+    signal,
+    onOpen: switchOpen.onOpen,
+    onEvent: (event) => {
+      s.latestSwitch = JSON.parse(event.data);
+      checkSwitch(s);
+    },
+  });
+  await Promise.race([
+    Promise.all([measurementsOpen.promise, switchOpen.promise]),
+    new Promise((resolve) => { setTimeout(resolve, 5000); }),
+  ]);
+  const sw = await api.patch(`/v1/scanners/${scanner}/switch`, {
+    scanning: true, mode: 'survey', locationID: location.id, storeData: true, stopAfter: { scans: target },
+  });
+  s.revision = sw.revision;
+  showSurveyProgress();
+  checkSwitch(s);
+  say(`Scanner ${scannerID} surveys ${location.name} for ${target} scans.`);
+}
+
+async function stopScanning() {
+  const scannerID = $('scanner-select').value;
+  if (!scannerID) return;
+  await api.patch(`/v1/scanners/${encodeURIComponent(scannerID)}/switch`, { scanning: false });
+  say(`Scanner ${scannerID} turned off.`);
+}
+
+// ---- locate ----
+
+async function startLocating() {
+  const scannerID = $('scanner-select').value;
+  if (!scannerID) throw new Error('Choose a scanner first (under Survey).');
+  if (state.locate) state.locate.controller.abort();
+  const l = { controller: new AbortController(), count: 0 };
+  state.locate = l;
+  const scanner = encodeURIComponent(scannerID);
+  const open = opened({});
+  api.stream(`/v1/positions/stream?scannerID=${scanner}`, {
+    signal: l.controller.signal,
+    onOpen: open.onOpen,
+    onState: (text) => { if (text !== 'live') $('locate-text').textContent = `Position feed ${text}.`; },
+    onEvent: (event) => {
+      if (event.event !== 'position') return;
+      const p = JSON.parse(event.data);
+      l.count += 1;
+      state.position = p;
+      const where = state.floor && p.floor === state.floor.id ? '' : ` on ${floorName(p.floor)}`;
+      const text = $('locate-text');
+      text.textContent = `Position ${l.count}${where}: (${p.x.toFixed(1)} m, ${p.y.toFixed(1)} m) ± ${p.accuracyMetres.toFixed(1)} m by ${p.method}.`;
+      text.dataset.count = String(l.count);
+      text.dataset.x = String(p.x);
+      text.dataset.y = String(p.y);
+      renderPlan();
+    },
+  });
+  await Promise.race([open.promise, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
+  await api.patch(`/v1/scanners/${scanner}/switch`, {
+    scanning: true, mode: 'locate', storeData: false, locationID: null, roomID: null, stopAfter: null,
+  });
+  $('locate-text').textContent = `Locating scanner ${scannerID}: waiting for its first position…`;
+}
+
+async function stopLocating() {
+  if (state.locate) state.locate.controller.abort();
+  state.locate = null;
+  await stopScanning();
+  $('locate-text').textContent = 'Not locating.';
+}
+
+// ---- wiring ----
+
+function wire() {
+  on('sign-in-form', 'submit', signIn);
+  on('sign-out', 'click', () => signOut('Signed out.'));
+  on('floor-select', 'change', () => showFloor(state.floors.find((f) => String(f.id) === $('floor-select').value) || null));
+  on('floor-form', 'submit', createFloor);
+  on('floor-rename', 'click', renameFloor);
+  on('floor-delete', 'click', deleteFloor);
+  on('plan-file', 'change', uploadPlan);
+  on('scale-form', 'submit', saveScale);
+  on('room-form', 'submit', createRoom);
+  on('location-form', 'submit', addLocationFromForm);
+  on('scan-here', 'click', scanHere);
+  on('scan-stop', 'click', stopScanning);
+  on('coverage-refresh', 'click', reloadCoverage);
+  on('emitter-select', 'change', () => { updateHeat(); renderPlan(); });
+  on('link-create', 'click', () => createLink(Number.parseInt($('link-from').value, 10), Number.parseInt($('link-to').value, 10)));
+  on('route-show', 'click', showRoute);
+  on('locate-start', 'click', startLocating);
+  on('locate-stop', 'click', stopLocating);
+  on('plan', 'pointerup', tapPlan);
+  for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
+  toolChanged();
+}
+
+wire();
+if (sessionStorage.getItem(TOKEN_KEY)) {
+  guard(showApp)();
+} else {
+  $('token').focus();
+}

@@ -1,0 +1,113 @@
+// Drawing the floor plan: the image, the heat map, links, the route, locations coloured by
+// coverage, the scale marks and the live position, all in one SVG in image pixels.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** Size of the drawing when the floor has no plan image, and the scale assumed until one is set. */
+export const BLANK = { width: 1000, height: 600 };
+export const DEFAULT_METRES_PER_PIXEL = 0.05;
+
+/**
+ * How pixels of the drawing map to metres on the floor: the floor's scale when set, else the
+ * default (20 pixels a metre, origin at the top left).
+ */
+export function geometry(floor, imageSize) {
+  const size = imageSize || BLANK;
+  const scale = floor && floor.scale;
+  return {
+    width: size.width,
+    height: size.height,
+    metresPerPixel: scale ? scale.metresPerPixel : DEFAULT_METRES_PER_PIXEL,
+    originX: scale ? scale.originX : 0,
+    originY: scale ? scale.originY : 0,
+    scaled: Boolean(scale),
+  };
+}
+
+export function toPixels(g, x, y) {
+  return { x: g.originX + x / g.metresPerPixel, y: g.originY + y / g.metresPerPixel };
+}
+
+export function toMetres(g, px, py) {
+  return { x: (px - g.originX) * g.metresPerPixel, y: (py - g.originY) * g.metresPerPixel };
+}
+
+/** The point of the drawing under a pointer event. */
+export function eventPoint(svg, event) {
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const matrix = svg.getScreenCTM();
+  return matrix ? point.matrixTransform(matrix.inverse()) : { x: 0, y: 0 };
+}
+
+function element(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/**
+ * Redraws everything from `view`:
+ * { geometry, imageURL, heatURL, locations: [{location, coverage, chosen, surveying}],
+ *   links: [{from, to}] (same-floor locations), route: [locations], marks: [{x, y}] (pixels),
+ *   position: {x, y, accuracyMetres} | null }
+ */
+export function draw(svg, view) {
+  const g = view.geometry;
+  svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  for (const node of [...svg.childNodes]) {
+    if (node.nodeName !== 'title') svg.removeChild(node);
+  }
+  const unit = Math.max(g.width, g.height) / 100;
+  element('rect', { x: 0, y: 0, width: g.width, height: g.height, fill: '#fff' }, svg);
+  if (view.imageURL) {
+    element('image', { href: view.imageURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none' }, svg);
+  } else {
+    const grid = element('g', { class: 'grid' }, svg);
+    const step = 1 / g.metresPerPixel; // a metre
+    for (let x = g.originX % step; x < g.width; x += step) element('line', { x1: x, y1: 0, x2: x, y2: g.height }, grid);
+    for (let y = g.originY % step; y < g.height; y += step) element('line', { x1: 0, y1: y, x2: g.width, y2: y }, grid);
+  }
+  if (view.heatURL) {
+    element('image', { href: view.heatURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none', opacity: 0.6, 'data-testid': 'heatmap', id: 'heatmap' }, svg);
+  }
+  const origin = element('g', { class: 'origin' }, svg);
+  element('line', { x1: g.originX - unit, y1: g.originY, x2: g.originX + unit, y2: g.originY }, origin);
+  element('line', { x1: g.originX, y1: g.originY - unit, x2: g.originX, y2: g.originY + unit }, origin);
+
+  for (const link of view.links) {
+    const a = toPixels(g, link.from.x, link.from.y);
+    const b = toPixels(g, link.to.x, link.to.y);
+    element('line', { class: 'link', x1: a.x, y1: a.y, x2: b.x, y2: b.y }, svg);
+  }
+  if (view.route.length > 1) {
+    const points = view.route.map((l) => toPixels(g, l.x, l.y)).map((p) => `${p.x},${p.y}`).join(' ');
+    element('polyline', { class: 'route', points, id: 'route-line' }, svg);
+  }
+  if (view.marks.length === 2) {
+    const [a, b] = view.marks;
+    element('line', { class: 'scale-line', x1: a.x, y1: a.y, x2: b.x, y2: b.y }, svg);
+  }
+  for (const mark of view.marks) element('circle', { class: 'mark', cx: mark.x, cy: mark.y, r: unit * 0.6 }, svg);
+
+  for (const item of view.locations) {
+    const p = toPixels(g, item.location.x, item.location.y);
+    const classes = ['location', item.coverage];
+    if (item.chosen) classes.push('chosen');
+    if (item.surveying) classes.push('surveying');
+    const dot = element('circle', {
+      class: classes.join(' '), cx: p.x, cy: p.y, r: unit * 1.1,
+      'data-location-id': item.location.id, id: `location-dot-${item.location.id}`,
+    }, svg);
+    element('title', {}, dot).textContent = `${item.location.name} (${item.coverage})`;
+    element('text', { class: 'label', x: p.x + unit * 1.4, y: p.y - unit * 0.8 }, svg).textContent = item.location.name;
+  }
+
+  if (view.position) {
+    const p = toPixels(g, view.position.x, view.position.y);
+    element('circle', { class: 'accuracy', id: 'position-accuracy', cx: p.x, cy: p.y, r: Math.max(view.position.accuracyMetres / g.metresPerPixel, unit) }, svg);
+    element('circle', { class: 'position', id: 'position-dot', cx: p.x, cy: p.y, r: unit * 0.9 }, svg);
+  }
+}
