@@ -114,7 +114,7 @@ import Testing
         let folder = try #require(AdminDirectory.search(executable: nil))
         let files = try AdminFiles(directory: folder)
         let index = try #require(files["index.html"])
-        var referenced = Self.references(in: String(buffer: index.body), pattern: #"(?:src|href)="([^"#:]+)""#)
+        var referenced = Self.references(in: String(buffer: index.body), pattern: ##"(?:src|href)="([^"#:]+)""##)
         for path in files.paths where path.hasSuffix(".js") {
             let directory = (path as NSString).deletingLastPathComponent
             let text = String(buffer: try #require(files[path]).body)

@@ -521,7 +521,7 @@ async function showRoute() {
   const eta = route.etaSeconds < 90 ? `${Math.round(route.etaSeconds)} s` : `${(route.etaSeconds / 60).toFixed(1)} min`;
   const result = $('route-result');
   result.textContent = `Route ${names.join(' → ')}: ${route.distanceMetres.toFixed(1)} m, about ${eta} on foot`
-    + (route.floorChanges ? `, ${route.floorChanges} floor changes.` : '.');
+    + (route.floorChanges ? `, ${route.floorChanges} floor change${route.floorChanges === 1 ? '' : 's'}.` : '.');
   result.dataset.distance = String(route.distanceMetres);
   result.dataset.eta = String(route.etaSeconds);
   renderPlan();
@@ -732,6 +732,7 @@ async function startLocating() {
     scanning: true, mode: 'locate', storeData: false, locationID: null, roomID: null, stopAfter: null,
   });
   $('locate-text').textContent = `Locating scanner ${scannerID}: waiting for its first position…`;
+  say(`Scanner ${scannerID} locates itself; its positions appear on the plan.`);
 }
 
 async function stopLocating() {
@@ -739,6 +740,7 @@ async function stopLocating() {
   state.locate = null;
   await stopScanning();
   $('locate-text').textContent = 'Not locating.';
+  say('Locating stopped.');
 }
 
 // ---- wiring ----
