@@ -20,7 +20,7 @@ import urllib.request
 import zlib
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -102,11 +102,12 @@ class AdminPage:
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1180,820", "--disable-gpu"]:
             options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
         service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
         self.driver = webdriver.Chrome(service=service, options=options)
         self.shot_number = 0
         self.console = []
+        self.api_requests = []  # (method, url, Authorization header) of every /v1/ request the page made
 
     def shot(self, name, show=None):
         """A screenshot, after scrolling the element `show` (an ID) into view when given."""
@@ -122,7 +123,9 @@ class AdminPage:
 
     def wait(self, what, condition, timeout=20):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
+            # The page redraws its lists; an element read just before a redraw is stale, so ask again.
+            waiting = WebDriverWait(self.driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
+            return waiting.until(lambda _: condition())
         except TimeoutException:
             status = self.text("status")
             raise Failure(f"timed out after {timeout} s waiting for {what} (page status: {status!r})") from None
@@ -156,8 +159,16 @@ class AdminPage:
     def tool(self, name):
         self.driver.find_element(By.CSS_SELECTOR, f'input[name="tool"][value="{name}"]').click()
 
-    def collect_console(self):
+    def collect_logs(self):
         self.console += self.driver.get_log("browser")
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message.get("method") != "Network.requestWillBeSent":
+                continue
+            request = message["params"]["request"]
+            if "/v1/" in request["url"]:
+                headers = {name.lower(): value for name, value in request.get("headers", {}).items()}
+                self.api_requests.append((request["method"], request["url"], headers.get("authorization")))
 
     def location_items(self):
         return self.driver.find_elements(By.CSS_SELECTOR, "#location-list li")
@@ -215,6 +226,12 @@ def run(page, workdir):
     page.shot("scale-marked", show="scale-form")
     page.by_id("scale-save").click()
     page.wait("the saved scale", lambda: "Scale saved" in page.text("status"))
+    driver.find_element(By.CSS_SELECTOR, "#scale-typed-details summary").click()
+    typed = [page.by_id(i).get_attribute("value") for i in ("scale-ppm", "origin-x", "origin-y")]
+    if abs(float(typed[0]) - 20) > 0.5 or typed[1:] != ["0", "0"]:
+        raise Failure(f"the typed-scale form shows {typed}, expected about 20 pixels a metre and origin 0, 0")
+    page.by_id("origin-y").send_keys(Keys.ENTER)  # the same scale again, from the keyboard
+    page.wait("the typed scale saved", lambda: "Scale and origin saved" in page.text("status"))
     floor = api("GET", "/v1/floors")[0]
     scale = floor.get("scale") or {}
     if abs(scale.get("metresPerPixel", 0) - 0.05) > 0.002:
@@ -314,7 +331,7 @@ def run(page, workdir):
     page.by_id("location-y").send_keys("14")
     page.by_id("location-add").click()
     page.wait("the landing's location", lambda: len(page.location_items()) == 1)
-    upstairs = page.location_items()[0].get_attribute("data-location-id")
+    upstairs = page.js("return document.querySelector('#location-list li').dataset.locationId")
     Select(page.by_id("link-from")).select_by_value(upstairs)
     Select(page.by_id("link-to")).select_by_value(str(locations[1]["id"]))
     page.by_id("link-create").click()
@@ -379,9 +396,13 @@ def main():
         except Exception:  # noqa: BLE001
             pass
     try:
-        page.collect_console()
+        page.collect_logs()
     finally:
         page.driver.quit()
+    unauthorised = [(method, url) for method, url, authorization in page.api_requests if authorization != "Bearer " + token()]
+    print(f"    {len(page.api_requests)} API requests by the page, {len(unauthorised)} without the admin token")
+    for method, url in unauthorised[:10]:
+        print(f"    without the token: {method} {url}")
     errors = [entry for entry in page.console if entry.get("level") == "SEVERE"]
     for entry in page.console:
         print(f"    console {entry.get('level')}: {entry.get('message')}")
@@ -390,6 +411,9 @@ def main():
         return 1
     if errors:
         print(f"FAIL: {len(errors)} console errors")
+        return 1
+    if unauthorised or not page.api_requests:
+        print("FAIL: every API request must carry the admin token")
         return 1
     print(f"PASS: every step; {page.shot_number} screenshots in {SHOTS}; no console errors")
     return 0

@@ -244,6 +244,11 @@ function renderPlan() {
     marks: state.marks,
     position,
   });
+  if (!$('scale-typed-details').open) {
+    $('scale-ppm').value = String(Math.round(1e4 / g.metresPerPixel) / 1e4);
+    $('origin-x').value = String(Math.round(g.originX * 100) / 100);
+    $('origin-y').value = String(Math.round(g.originY * 100) / 100);
+  }
   const scale = state.floor?.scale;
   $('scale-info').textContent = !state.floor ? 'Create a floor first.'
     : scale ? `Scale: ${(1 / scale.metresPerPixel).toFixed(1)} pixels a metre; origin at pixel (${scale.originX.toFixed(0)}, ${scale.originY.toFixed(0)}).`
@@ -412,6 +417,19 @@ async function saveScale(event) {
   state.marks = [];
   $('scale-form').hidden = true;
   say(`Scale saved: ${(pixels / metres).toFixed(1)} pixels a metre.`);
+}
+
+/** The scale and origin typed in, for who cannot tap the plan. */
+async function saveTypedScale(event) {
+  event.preventDefault();
+  const pixelsPerMetre = Number.parseFloat($('scale-ppm').value);
+  if (!(pixelsPerMetre > 0)) throw new Error('Pixels a metre must be above 0.');
+  await patchScale({
+    metresPerPixel: 1 / pixelsPerMetre,
+    originX: Number.parseFloat($('origin-x').value),
+    originY: Number.parseFloat($('origin-y').value),
+  });
+  say(`Scale and origin saved: ${pixelsPerMetre} pixels a metre.`);
 }
 
 async function setOrigin(point) {
@@ -754,6 +772,7 @@ function wire() {
   on('floor-delete', 'click', deleteFloor);
   on('plan-file', 'change', uploadPlan);
   on('scale-form', 'submit', saveScale);
+  on('scale-typed-form', 'submit', saveTypedScale);
   on('room-form', 'submit', createRoom);
   on('location-form', 'submit', addLocationFromForm);
   on('scan-here', 'click', scanHere);
