@@ -19,6 +19,7 @@ import Testing
             let migrations = try await database.writer.read { db in try AppDatabase.migrator.appliedIdentifiers(db) }
             #expect(migrations == [
                 "v1-survey", "v1-scanners-and-switches", "v1-measurements", "v2-beacons", "v2-links", "v2-positions", "v2-survey-version",
+                "v3-tokens",
             ])
         }
     }

@@ -83,6 +83,7 @@ extension AppDatabase {
         }
 
         registerPositioningMigrations(in: &migrator)
+        registerTokenMigrations(in: &migrator)
         return migrator
     }
 }
