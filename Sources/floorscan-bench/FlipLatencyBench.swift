@@ -28,7 +28,7 @@ struct FlipLatencyBench {
         )
         defer { scannerd.signal(SIGKILL) }
         let events = EventFollower(process: scannerd)
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         _ = try await events.next { $0.event == "switch" }
 
         let floor = try await api.createFloor("Bench floor")
@@ -51,7 +51,7 @@ struct FlipLatencyBench {
         }
 
         print("flip → first stored reading: \(firstReadingFlips) flips …")
-        let feed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0")
+        let feed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0", token: switchd.adminToken)
         defer { feed.close() }
         var firstStored: [Double] = []
         var consumed = 0
