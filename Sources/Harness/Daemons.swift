@@ -20,6 +20,11 @@ public struct SwitchdInstance: Sendable {
         try await adminClient().issueToken(new)
     }
 
+    /// Issues a scanner token for `scannerID`, as scannerd's `--token-file` needs.
+    public func issueScannerToken(_ scannerID: String = ScannerID.default.rawValue, name: String) async throws -> String {
+        try await issueToken(NewToken(name: name, role: .scanner, scannerID: try ScannerID(scannerID)))
+    }
+
     /// Starts switchd and waits until it says it listens. A given `port` lets a restarted switchd
     /// come back where its scanners look for it.
     /// Instances with the same `stateName` in one folder share a database (a restart).
@@ -61,13 +66,8 @@ public struct ScannerdInstance: Sendable {
         // The state folder does not depend on the label: a restarted scannerd must find the
         // journal and batches its killed predecessor left.
         let eventsPath = eventsPath ?? folder.path("\(label)-events.jsonl")
-        let token = if let token { token } else {
-            try await switchd.issueToken(NewToken(name: label, role: .scanner, scannerID: try ScannerID(scannerID)))
-        }
-        let tokenPath = folder.path("\(label)-\(UUID().uuidString.prefix(6)).token")
-        guard FileManager.default.createFile(atPath: tokenPath, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw HarnessError("cannot write \(tokenPath)")
-        }
+        let token = if let token { token } else { try await switchd.issueScannerToken(scannerID, name: label) }
+        let tokenPath = try writeTokenFile(token, in: folder, label: label)
         let process = try ManagedProcess(
             name: label, executable: try Binaries.url("scannerd"),
             arguments: [
@@ -94,6 +94,15 @@ public struct ScannerdInstance: Sendable {
         }
         throw HarnessError("scannerd wrote no matching event within \(timeout); stderr:\n\(process.stderrTail())")
     }
+}
+
+/// Writes `token` to a new 0600 file in `folder` and returns its path, for `--token-file`.
+public func writeTokenFile(_ token: String, in folder: TemporaryFolder, label: String) throws -> String {
+    let path = folder.path("\(label)-\(UUID().uuidString.prefix(6)).token")
+    guard FileManager.default.createFile(atPath: path, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600]) else {
+        throw HarnessError("cannot write \(path)")
+    }
+    return path
 }
 
 /// The first line of a token file.

@@ -20,9 +20,10 @@ struct FlipLatencyBench {
     func run(in folder: TemporaryFolder) async throws -> Result {
         let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-flips", stateName: "switchd-flips")
         defer { switchd.process.signal(SIGKILL) }
+        let tokenFile = try writeTokenFile(try await switchd.issueScannerToken(name: "bench scannerd"), in: folder, label: "scannerd-flips")
         let scannerd = try ManagedProcess(
             name: "scannerd", executable: try Binaries.url("scannerd"),
-            arguments: ["run", "--switchd", switchd.baseURL.absoluteString, "--state-dir", folder.path("scannerd-flips"),
+            arguments: ["run", "--switchd", switchd.baseURL.absoluteString, "--token-file", tokenFile, "--state-dir", folder.path("scannerd-flips"),
                         "--radio", "simulated", "--events", "-", "--sim-wifi-scan-ms", "300"],
             stderrPath: folder.path("scannerd-flips.stderr")
         )
