@@ -42,8 +42,11 @@ struct TokenCommandTests {
         #expect(refused.status == 401, "a revoked token is refused by the running switchd")
         #expect(refused.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
 
+        // The table: ID, ROLE, SCANNER, CREATED, REVOKED, NAME; the revoked token now has a date.
         let table = try await runToEnd("switchd", ["token", "list"] + state)
-        #expect(table.standardOutput.split(separator: "\n").contains { $0.hasPrefix("\(listed.id)\treader\t-\t") && !$0.contains("\t-\twall") })
+        let row = table.standardOutput.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }.first { $0.first == String(listed.id) }
+        #expect(row?.count == 6 && row?[1] == "reader" && row?[5] == "wall display", "\(table.standardOutput)")
+        #expect(row.map { JSONCoding.parseDate($0[4]) != nil } == true, "REVOKED holds the time: \(row ?? [])")
 
         // Neither the log nor the listing line ever carries a token.
         let log = try String(contentsOfFile: switchd.process.stderrPath, encoding: .utf8)
