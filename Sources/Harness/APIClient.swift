@@ -7,10 +7,13 @@ import Scan
 /// A small JSON client of switchd's v1 API, for tests and the benchmark.
 public struct APIClient: Sendable {
     public let baseURL: URL
+    /// Sent as `Authorization: Bearer` unless a request sets its own `Authorization`.
+    public let token: String?
     private let session: URLSession
 
-    public init(baseURL: URL) {
+    public init(baseURL: URL, token: String? = nil) {
         self.baseURL = baseURL
+        self.token = token
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 120
         configuration.httpMaximumConnectionsPerHost = 16
@@ -44,6 +47,7 @@ public struct APIClient: Sendable {
         request.httpMethod = method
         request.httpBody = body
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw HarnessError("not an HTTP response") }
@@ -87,6 +91,11 @@ public struct APIClient: Sendable {
 
     public func scanSwitch(_ scanner: String = "default") async throws -> ScanSwitch {
         try await call("GET", "/v1/scanners/\(scanner)/switch", as: ScanSwitch.self)
+    }
+
+    /// Issues a token (admin only); returns its secret.
+    public func issueToken(_ new: NewToken) async throws -> String {
+        try await call("POST", "/v1/tokens", json: new, as: IssuedToken.self).token
     }
 
     public func createBeacon(_ beacon: NewBeacon) async throws -> Beacon {

@@ -6,7 +6,24 @@ public struct SwitchdInstance: Sendable {
     public let process: ManagedProcess
     public let port: Int
     public let stateDir: String
+    /// The admin token switchd made on its first start in this state folder (`admin.token`).
+    public let adminToken: String
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// A client sending the admin token.
+    public func adminClient() -> APIClient {
+        APIClient(baseURL: baseURL, token: adminToken)
+    }
+
+    /// Issues a token through the API as admin and returns its secret.
+    public func issueToken(_ new: NewToken) async throws -> String {
+        try await adminClient().issueToken(new)
+    }
+
+    /// Issues a scanner token for `scannerID`, as scannerd's `--token-file` needs.
+    public func issueScannerToken(_ scannerID: String = ScannerID.default.rawValue, name: String) async throws -> String {
+        try await issueToken(NewToken(name: name, role: .scanner, scannerID: try ScannerID(scannerID)))
+    }
 
     /// Starts switchd and waits until it says it listens. A given `port` lets a restarted switchd
     /// come back where its scanners look for it.
@@ -21,13 +38,15 @@ public struct SwitchdInstance: Sendable {
             arguments: ["--host", "127.0.0.1", "--port", String(port), "--state-dir", stateDir] + arguments,
             stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
         )
+        let adminToken: String
         do {
             _ = try await process.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("switchd listening on") }
+            adminToken = try readToken(URL(fileURLWithPath: stateDir).appendingPathComponent("admin.token").path)
         } catch {
             await process.kill()
             throw HarnessError("\(error); stderr:\n\(process.stderrTail())")
         }
-        return SwitchdInstance(process: process, port: port, stateDir: stateDir)
+        return SwitchdInstance(process: process, port: port, stateDir: stateDir, adminToken: adminToken)
     }
 }
 
@@ -35,23 +54,29 @@ public struct SwitchdInstance: Sendable {
 public struct ScannerdInstance: Sendable {
     public let process: ManagedProcess
     public let eventsPath: String
+    /// The scanner token it sends switchd.
+    public let token: String
 
+    /// Starts scannerd with `token`, or without one with a scanner token for `scannerID` issued
+    /// on `switchd` as admin (which must then be running).
     public static func start(
-        in folder: TemporaryFolder, switchd: URL, scannerID: String = "default",
+        in folder: TemporaryFolder, switchd: SwitchdInstance, scannerID: String = "default", token: String? = nil,
         eventsPath: String? = nil, arguments: [String] = [], label: String = "scannerd"
-    ) throws -> ScannerdInstance {
+    ) async throws -> ScannerdInstance {
         // The state folder does not depend on the label: a restarted scannerd must find the
         // journal and batches its killed predecessor left.
         let eventsPath = eventsPath ?? folder.path("\(label)-events.jsonl")
+        let token = if let token { token } else { try await switchd.issueScannerToken(scannerID, name: label) }
+        let tokenPath = try writeTokenFile(token, in: folder, label: label)
         let process = try ManagedProcess(
             name: label, executable: try Binaries.url("scannerd"),
             arguments: [
-                "run", "--switchd", switchd.absoluteString, "--scanner-id", scannerID,
+                "run", "--switchd", switchd.baseURL.absoluteString, "--scanner-id", scannerID, "--token-file", tokenPath,
                 "--state-dir", folder.path("scannerd-state"), "--radio", "simulated", "--events", eventsPath,
             ] + arguments,
             stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
         )
-        return ScannerdInstance(process: process, eventsPath: eventsPath)
+        return ScannerdInstance(process: process, eventsPath: eventsPath, token: token)
     }
 
     /// Every event scannerd has written so far (across restarts, when they share the file).
@@ -69,6 +94,23 @@ public struct ScannerdInstance: Sendable {
         }
         throw HarnessError("scannerd wrote no matching event within \(timeout); stderr:\n\(process.stderrTail())")
     }
+}
+
+/// Writes `token` to a new 0600 file in `folder` and returns its path, for `--token-file`.
+public func writeTokenFile(_ token: String, in folder: TemporaryFolder, label: String) throws -> String {
+    let path = folder.path("\(label)-\(UUID().uuidString.prefix(6)).token")
+    guard FileManager.default.createFile(atPath: path, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600]) else {
+        throw HarnessError("cannot write \(path)")
+    }
+    return path
+}
+
+/// The first line of a token file.
+func readToken(_ path: String) throws -> String {
+    guard let token = TokenFileText.token(in: try String(contentsOfFile: path, encoding: .utf8)) else {
+        throw HarnessError("\(path) holds no token")
+    }
+    return token
 }
 
 /// One line of scannerd's `--events` log.

@@ -24,8 +24,9 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
     private var session: URLSession!
     private var task: URLSessionDataTask!
 
-    /// Opens the stream at `url`, sending `lastEventID` as `Last-Event-ID` when given.
-    public init(url: URL, lastEventID: String? = nil) {
+    /// Opens the stream at `url`, sending `lastEventID` as `Last-Event-ID` and `token` as the
+    /// bearer token when given.
+    public init(url: URL, lastEventID: String? = nil, token: String? = nil) {
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 3600
@@ -33,6 +34,7 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
         var request = URLRequest(url: url)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         task = session.dataTask(with: request)
         task.resume()
     }

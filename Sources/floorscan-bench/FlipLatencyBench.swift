@@ -20,15 +20,16 @@ struct FlipLatencyBench {
     func run(in folder: TemporaryFolder) async throws -> Result {
         let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-flips", stateName: "switchd-flips")
         defer { switchd.process.signal(SIGKILL) }
+        let tokenFile = try writeTokenFile(try await switchd.issueScannerToken(name: "bench scannerd"), in: folder, label: "scannerd-flips")
         let scannerd = try ManagedProcess(
             name: "scannerd", executable: try Binaries.url("scannerd"),
-            arguments: ["run", "--switchd", switchd.baseURL.absoluteString, "--state-dir", folder.path("scannerd-flips"),
+            arguments: ["run", "--switchd", switchd.baseURL.absoluteString, "--token-file", tokenFile, "--state-dir", folder.path("scannerd-flips"),
                         "--radio", "simulated", "--events", "-", "--sim-wifi-scan-ms", "300"],
             stderrPath: folder.path("scannerd-flips.stderr")
         )
         defer { scannerd.signal(SIGKILL) }
         let events = EventFollower(process: scannerd)
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         _ = try await events.next { $0.event == "switch" }
 
         let floor = try await api.createFloor("Bench floor")
@@ -51,7 +52,7 @@ struct FlipLatencyBench {
         }
 
         print("flip → first stored reading: \(firstReadingFlips) flips …")
-        let feed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0")
+        let feed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0", token: switchd.adminToken)
         defer { feed.close() }
         var firstStored: [Double] = []
         var consumed = 0

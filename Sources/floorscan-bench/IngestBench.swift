@@ -26,7 +26,7 @@ struct IngestBench {
     func run(in folder: TemporaryFolder) async throws -> Result {
         let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-ingest", stateName: "switchd-ingest")
         defer { switchd.process.signal(SIGKILL) }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         let floor = try await api.createFloor("Ingest floor")
         let room = try await api.createRoom("Ingest room", floor: floor)
         let spot = try await api.createLocation(in: room, x: 1, y: 2)

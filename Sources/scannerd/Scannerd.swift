@@ -27,7 +27,7 @@ struct Scannerd {
             settings: Spool.Settings(scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge),
             events: events, logger: logger
         )
-        let api = SwitchdAPI(baseURL: configuration.switchd, client: http)
+        let api = SwitchdAPI(baseURL: configuration.switchd, client: http, token: configuration.token)
         let radio = Self.radio(configuration, api: api, logger: logger)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(

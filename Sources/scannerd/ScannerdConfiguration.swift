@@ -13,6 +13,8 @@ struct ScannerdConfiguration: Sendable {
     var batchAge: Duration
     var events: EventLog.Destination
     var locate = Positioner.Settings()
+    /// The scanner token sent to switchd (`--token-file`).
+    var token: SwitchdToken? = nil
 
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"

@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import Scan
 
-/// The per-request context: v1 JSON coding (``JSONCoding``) and the configured body limit.
+/// The per-request context: v1 JSON coding (``JSONCoding``), the configured body limit and the
+/// caller.
 struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Set per request by ``BodyLimitMiddleware``.
     var maxUploadSize: Int
+    /// Who the request's bearer token names; set by ``AuthMiddleware``, nil on open routes.
+    var principal: Principal?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -27,12 +27,19 @@ func buildApplication(
     return app
 }
 
-func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil) -> Router<AppRequestContext> {
+/// Every controller's routes, behind the error, body-limit and auth middleware. A route added
+/// here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
+func buildRouter(
+    settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
+    policy: RoutePolicy = .standard
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     // Before anything that asks for a token: the page itself is public, its API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
+    // Router middleware runs once the route is matched, and only for routes added after it.
+    router.add(middleware: AuthMiddleware(authenticator: TokenAuthenticator(database: database), policy: policy))
     HealthController(database: database).addRoutes(to: router)
     ScannersController(database: database).addRoutes(to: router)
     SwitchController(database: database, hub: hub).addRoutes(to: router)
@@ -50,5 +57,6 @@ func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feed
     RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
     PositionsController(database: database, feed: feeds.positions).addRoutes(to: router)
     PositionStreamController(database: database, feed: feeds.positions).addRoutes(to: router)
+    TokensController(database: database).addRoutes(to: router)
     return router
 }

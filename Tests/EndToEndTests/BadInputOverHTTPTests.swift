@@ -12,7 +12,7 @@ struct BadInputOverHTTPTests {
         defer { folder.remove() }
         let switchd = try await SwitchdInstance.start(in: folder, arguments: ["--max-body-bytes", "65536"])
         defer { switchd.process.signal(SIGKILL) }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         let floor = try await api.createFloor("F")
         let room = try await api.createRoom("R", floor: floor)
         let spot = try await api.createLocation(in: room, x: 1, y: 1)

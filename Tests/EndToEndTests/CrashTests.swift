@@ -16,12 +16,12 @@ struct CrashTests {
         let eventsPath = folder.path("scannerd-events.jsonl")
         // 4 beacons × 250 Hz ≈ 1,000 readings a second, in batches of up to 200.
         let scannerArguments = ["--sim-advertising-hz", "250", "--sim-wifi-scan-ms", "100", "--batch-size", "200", "--batch-age-ms", "100"]
-        var scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, eventsPath: eventsPath, arguments: scannerArguments)
+        var scannerd = try await ScannerdInstance.start(in: folder, switchd: switchd, eventsPath: eventsPath, arguments: scannerArguments)
         defer {
             scannerd.process.signal(SIGKILL)
             switchd.process.signal(SIGKILL)
         }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         let floor = try await api.createFloor("Ground")
         let room = try await api.createRoom("Hall", floor: floor)
         let spot = try await api.createLocation(in: room, x: 12, y: 8)
@@ -35,9 +35,12 @@ struct CrashTests {
             switchdKills += 1
             try await Task.sleep(for: .milliseconds(300))
             if round == 2 {
-                // scannerd dies too, with readings in its open journal and batches waiting.
+                // scannerd dies too, with readings in its open journal and batches waiting; it
+                // comes back (with its token: switchd is down) before switchd does.
                 await scannerd.process.kill()
-                scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, eventsPath: eventsPath, arguments: scannerArguments, label: "scannerd-restarted")
+                scannerd = try await ScannerdInstance.start(
+                    in: folder, switchd: switchd, token: scannerd.token, eventsPath: eventsPath, arguments: scannerArguments, label: "scannerd-restarted"
+                )
             }
             switchd = try await SwitchdInstance.start(in: folder, port: port, label: "switchd-\(round + 1)")
         }

@@ -15,14 +15,14 @@ struct LocateOnDeviceTests {
         let folder = try TemporaryFolder("e2e-locate")
         defer { folder.remove() }
         let switchd = try await SwitchdInstance.start(in: folder)
-        let scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, arguments: [
+        let scannerd = try await ScannerdInstance.start(in: folder, switchd: switchd, arguments: [
             "--sim-wifi-scan-ms", "150", "--sim-seed", "11", "--sim-trajectory", "\(Self.standing.x),\(Self.standing.y)",
         ])
         defer {
             scannerd.process.signal(SIGKILL)
             switchd.process.signal(SIGKILL)
         }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         let floor = try await api.createFloor("Ground")
         let room = try await api.createRoom("Open office", floor: floor)
         var grid: [Location] = []
@@ -82,7 +82,7 @@ struct LocateOnDeviceTests {
         #expect(await scannerd.process.terminate() == 0, "scannerd stops cleanly on SIGTERM; stderr:\n\(scannerd.process.stderrTail(8))")
 
         // And a scannerd restarted while switchd is still gone locates from its saved switch and map.
-        let restarted = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, arguments: [
+        let restarted = try await ScannerdInstance.start(in: folder, switchd: switchd, token: scannerd.token, arguments: [
             "--sim-wifi-scan-ms", "150", "--sim-trajectory", "\(Self.standing.x),\(Self.standing.y)",
         ], label: "scannerd-offline")
         defer { restarted.process.signal(SIGKILL) }

@@ -11,12 +11,12 @@ struct SurveyThenLocateTests {
         let folder = try TemporaryFolder("e2e")
         defer { folder.remove() }
         let switchd = try await SwitchdInstance.start(in: folder)
-        let scannerd = try ScannerdInstance.start(in: folder, switchd: switchd.baseURL, arguments: ["--sim-wifi-scan-ms", "200"])
+        let scannerd = try await ScannerdInstance.start(in: folder, switchd: switchd, arguments: ["--sim-wifi-scan-ms", "200"])
         defer {
             scannerd.process.signal(SIGKILL)
             switchd.process.signal(SIGKILL)
         }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
 
         let floor = try await api.createFloor("Ground")
         let room = try await api.createRoom("Lab", floor: floor)
@@ -25,7 +25,7 @@ struct SurveyThenLocateTests {
 
         // From the start of the feed (nothing is stored yet), so no reading can slip past before
         // the stream is connected.
-        let live = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0")
+        let live = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: "0", token: switchd.adminToken)
         defer { live.close() }
 
         var stored: [Int64: [StoredMeasurement]] = [:]
@@ -67,7 +67,7 @@ struct SurveyThenLocateTests {
 
         // A second subscriber resuming from the 10th reading gets exactly what came after it.
         let resumeFrom = surveyed[9].sequence
-        let resumed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: String(resumeFrom))
+        let resumed = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/measurements/stream"), lastEventID: String(resumeFrom), token: switchd.adminToken)
         defer { resumed.close() }
         let replay = try await resumed.waitForEvents(surveyed.count - 10)
         #expect(replay.map(\.id) == surveyed.dropFirst(10).map { String($0.sequence) })

@@ -104,14 +104,16 @@ import Testing
         var logger = Logger(label: "switchd-tests")
         logger.logLevel = .critical
         let settings = Settings(host: "127.0.0.1", port: 0, walkingSpeed: 0.5)
-        let app = buildApplication(settings: settings, database: try .inMemory(), logger: logger)
+        let database = try AppDatabase.inMemory()
+        let app = AdminByDefault(base: buildApplication(settings: settings, database: database, logger: logger), database: database)
         try await app.test(.router) { client in
             let world = try await PositioningWorld.make(client)
             _ = try await client.expect(.created, .post, "/v1/links", json: NewLink(from: world.a.id, to: world.b.id, kind: .walk), as: Link.self)
             let route = try await client.expect(.ok, .post, "/v1/routes", json: RouteRequest(from: world.a.id, to: world.b.id), as: Route.self)
             #expect(route.walkingSpeed == 0.5 && route.etaSeconds == 10)
         }
-        #expect(throws: (any Error).self) { try SwitchdCommand.parse(["--walking-speed", "0"]).validate() }
-        #expect(throws: Never.self) { try SwitchdCommand.parse(["--walking-speed", "1.2"]).validate() }
+        // `switchd --walking-speed X` reaches the default subcommand, serve, which checks it.
+        #expect(throws: (any Error).self) { try SwitchdCommand.parseAsRoot(["--walking-speed", "0"]) }
+        #expect(try SwitchdCommand.parseAsRoot(["--walking-speed", "1.2"]) is ServeCommand)
     }
 }

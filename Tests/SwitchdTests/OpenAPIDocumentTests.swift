@@ -43,9 +43,13 @@ struct OpenAPIDocumentTests {
     }
 
     @Test func everyRouteIsDocumentedAndNothingElse() async throws {
+        let database = try AppDatabase.inMemory()
+        // Token 1 is a spare: probing DELETE /v1/tokens/1 revokes it, not the admin's.
+        _ = try await issueToken(database, .reader, name: "spare")
+        let admin = try await issueToken(database, .admin)
         let router = buildRouter(
             settings: Settings(host: "127.0.0.1", port: 0, stateDirectory: "unused", maxBodyBytes: 1024, logLevel: .info),
-            database: try .inMemory(), hub: SwitchHub(), feeds: Feeds()
+            database: database, hub: SwitchHub(), feeds: Feeds()
         )
         // Routes that only answer 405 (so that a wrong method is told, not 404'd) are not
         // operations; ask each route to find them.
@@ -64,7 +68,9 @@ struct OpenAPIDocumentTests {
                     served.insert(Self.normalise(route.method.rawValue, route.path))
                     continue
                 }
-                let status = try await client.execute(uri: route.probe, method: route.method, body: ByteBuffer(string: "{}")) { $0.status }
+                let status = try await client.execute(
+                    uri: route.probe, method: route.method, headers: bearer(admin), body: ByteBuffer(string: "{}")
+                ) { $0.status }
                 if status != .methodNotAllowed {
                     served.insert(Self.normalise(route.method.rawValue, route.path))
                 }

@@ -20,6 +20,7 @@ import Testing
             #expect(migrations == [
                 "v1-survey", "v1-scanners-and-switches", "v1-measurements", "v2-beacons", "v2-links", "v2-positions", "v2-survey-version",
                 "v3-floor-plans",
+                "v3-tokens",
             ])
         }
     }

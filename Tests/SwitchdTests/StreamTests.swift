@@ -90,7 +90,9 @@ import Testing
         var logger = Logger(label: "switchd-tests")
         logger.logLevel = .critical
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(settings: Settings(host: "127.0.0.1", port: 0), database: try .inMemory(), logger: logger) { port in
+        let database = try AppDatabase.inMemory()
+        let token = try await issueToken(database, .reader)
+        let app = buildApplication(settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger) { port in
             portContinuation.yield(port)
         }
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
@@ -98,7 +100,9 @@ import Testing
             tasks.addTask { try await serviceGroup.run() }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
-            let leftovers = try await withEventStream(port: port, path: "/v1/scanners/default/switch/stream") { reader in
+            let leftovers = try await withEventStream(
+                port: port, path: "/v1/scanners/default/switch/stream", headers: ["Authorization": "Bearer \(token)"]
+            ) { reader in
                 #expect(try await reader.status() == 200)
                 #expect(try await reader.nextEvent()?.id == "1")
                 await serviceGroup.triggerGracefulShutdown()

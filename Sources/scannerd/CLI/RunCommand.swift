@@ -59,6 +59,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Append JSON event lines to this file ('-' for standard output).")
     var events: String?
 
+    @Option(
+        name: .customLong("token-file"),
+        help: "File holding the scanner bearer token for switchd (switchd token issue --role scanner --scanner-id <id>)."
+    )
+    var tokenFile: String?
+
     @Option(name: .customLong("log-level"), help: "Least severe log level written to standard error.")
     var logLevel: Logger.Level = .info
 
@@ -108,7 +114,12 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "scannerd")
-        let scannerd = try Scannerd(scannerdConfiguration, http: URLSessionHTTPClient(), logger: logger)
+        var configuration = scannerdConfiguration
+        configuration.token = try tokenFile.map(SwitchdToken.read(from:))
+        if configuration.token == nil {
+            logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
+        }
+        let scannerd = try Scannerd(configuration, http: URLSessionHTTPClient(), logger: logger)
         try await scannerd.run()
     }
 }

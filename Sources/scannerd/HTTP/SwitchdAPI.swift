@@ -5,6 +5,8 @@ import Scan
 struct SwitchdAPI: Sendable {
     let baseURL: URL
     let client: any HTTPClient
+    /// Sent as `Authorization: Bearer` on every request; nil sends none (switchd answers 401).
+    var token: SwitchdToken? = nil
 
     /// Time allowed beyond a long-poll's own wait before the request counts as lost.
     static let longPollGrace: Duration = .seconds(10)
@@ -27,19 +29,19 @@ struct SwitchdAPI: Sendable {
             ]
         }
         let timeout = revision == nil ? Self.requestTimeout : wait + Self.longPollGrace
-        let response = try await client.send(HTTPRequest(.get, components.url!, timeout: timeout))
+        let response = try await client.send(request(.get, components.url!, timeout: timeout))
         return try Self.decode(ScanSwitch.self, from: response, expecting: [200])
     }
 
     /// `GET /v1/locations/{id}`. Throws like ``scanSwitch(of:afterRevision:wait:)``.
     func location(_ id: Int64, timeout: Duration = requestTimeout) async throws -> Location {
-        let response = try await client.send(HTTPRequest(.get, url("v1", "locations", String(id)), timeout: timeout))
+        let response = try await client.send(request(.get, url("v1", "locations", String(id)), timeout: timeout))
         return try Self.decode(Location.self, from: response, expecting: [200])
     }
 
     /// `POST /v1/measurements` with an already encoded ``MeasurementBatch``; any status is returned.
     func postBatch(_ body: Data) async throws -> HTTPResponse {
-        try await client.send(HTTPRequest(.post, url("v1", "measurements"), body: body, timeout: Self.requestTimeout))
+        try await client.send(request(.post, url("v1", "measurements"), body: body, timeout: Self.requestTimeout))
     }
 
     /// `GET /v1/radiomap`, conditional on the copy scannerd holds. Throws like
@@ -47,7 +49,7 @@ struct SwitchdAPI: Sendable {
     /// carries no `ETag`.
     func radioMap(ifNoneMatch etag: String?) async throws -> RadioMapAnswer {
         let headers = etag.map { ["If-None-Match": $0] } ?? [:]
-        let response = try await client.send(HTTPRequest(.get, url("v1", "radiomap"), headers: headers, timeout: Self.radioMapTimeout))
+        let response = try await client.send(request(.get, url("v1", "radiomap"), headers: headers, timeout: Self.radioMapTimeout))
         if response.status == 304, let etag { return .unchanged(etag: etag) }
         let map = try Self.decode(RadioMap.self, from: response, expecting: [200])
         guard let newTag = response.headers["etag"] else {
@@ -59,8 +61,17 @@ struct SwitchdAPI: Sendable {
     /// `POST /v1/positions`; returns the stored position. Throws like ``scanSwitch(of:afterRevision:wait:)``.
     func postPosition(_ position: NewPosition) async throws -> Position {
         let body = try JSONCoding.encoder().encode(position)
-        let response = try await client.send(HTTPRequest(.post, url("v1", "positions"), body: body, timeout: Self.requestTimeout))
+        let response = try await client.send(request(.post, url("v1", "positions"), body: body, timeout: Self.requestTimeout))
         return try Self.decode(Position.self, from: response, expecting: [200, 201])
+    }
+
+    /// Every request goes out through here, so none leaves without the token.
+    private func request(
+        _ method: HTTPRequest.Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration
+    ) -> HTTPRequest {
+        var headers = headers
+        if let token { headers["Authorization"] = token.authorization }
+        return HTTPRequest(method, url, body: body, headers: headers, timeout: timeout)
     }
 
     private func url(_ components: String...) -> URL {

@@ -8,7 +8,8 @@ enum UploadOutcome: Equatable {
     /// Refused for good (400, 404, 409, 413, 422): sending it again would be refused again.
     /// `response` is switchd's answer, to be kept with the batch.
     case rejected(status: Int, response: Data)
-    /// Worth sending again later (5xx, anything unexpected), with why.
+    /// Worth sending again later (5xx, anything unexpected), with why. 401 and 403 are retried
+    /// too: the batch waits in the spool until the operator fixes the token.
     case retry(String)
 
     static let acknowledgedStatuses: Set<Int> = [200, 201]

@@ -14,9 +14,11 @@ struct MeasurementsController {
     }
 
     /// 201 ``BatchReceipt`` for a new batch, 200 with `duplicate: true` for one already
-    /// acknowledged. Live streams and switch waiters are told after the batch is committed.
+    /// acknowledged; 403 when a scanner token uploads for another scanner. Live streams and
+    /// switch waiters are told after the batch is committed.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
+        try context.requireMayActFor(batch.scannerID)
         try batch.validate()
         let outcome = try await database.ingest(batch, at: .nowInMilliseconds())
         if let lastSequence = outcome.lastSequence {

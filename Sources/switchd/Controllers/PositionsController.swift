@@ -14,10 +14,12 @@ struct PositionsController {
         router.allowOnly([.get], on: "/v1/positions/latest")
     }
 
-    /// 201 with the stored ``Position``; 404 for an unknown scanner; 422 naming the field for
-    /// an unknown floor, room or location or a bad value. Live streams are told after the commit.
+    /// 201 with the stored ``Position``; 403 when a scanner token posts for another scanner; 404
+    /// for an unknown scanner; 422 naming the field for an unknown floor, room or location or a
+    /// bad value. Live streams are told after the commit.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewPosition.self, context: context)
+        try context.requireMayActFor(new.scannerID)
         let position = try await database.createPosition(new)
         await feed.publish(upTo: position.id)
         return try .json(position, status: .created)

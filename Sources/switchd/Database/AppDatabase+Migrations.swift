@@ -84,6 +84,7 @@ extension AppDatabase {
 
         registerPositioningMigrations(in: &migrator)
         registerFloorPlanMigrations(in: &migrator)
+        registerTokenMigrations(in: &migrator)
         return migrator
     }
 }

@@ -37,10 +37,12 @@ struct AppDatabase: Sendable {
 
     /// Foreign keys on (GRDB's default, stated here because the cascades depend on it) and
     /// `synchronous = FULL`, so an acknowledged batch survives a power cut: scanners delete their
-    /// spooled copy once they have the receipt.
+    /// spooled copy once they have the receipt. A write waits up to 5 s for another process's
+    /// (`switchd token` while switchd runs) instead of failing at once.
     static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }

@@ -5,18 +5,75 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Scan
+import ServiceLifecycle
 import Testing
 @testable import switchd
 
-/// A switchd wired as `main` wires it, over the given database, for `app.test(...)`.
+/// A switchd wired as `main` wires it, over the given database, for `app.test(...)`, where a
+/// request without an `Authorization` header is sent with an admin token: the tests of what each
+/// endpoint does. The tests of who may call what use ``makeUnauthenticatedApp(_:logger:)``.
 func makeApp(
     _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
     adminFiles: AdminFiles? = nil
-) -> some ApplicationProtocol {
+) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
     let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
-    return buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles)
+    let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles)
+    return AdminByDefault(base: app, database: database)
+}
+
+/// A switchd wired as `main` wires it; requests carry only the headers a test gives them.
+func makeUnauthenticatedApp(_ database: AppDatabase, logger: Logger? = nil) -> some ApplicationProtocol {
+    var quiet = Logger(label: "switchd-tests")
+    quiet.logLevel = .critical
+    return buildApplication(settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger ?? quiet)
+}
+
+/// Issues a token straight into the database; returns its secret.
+func issueToken(_ database: AppDatabase, _ role: TokenRole, scannerID: ScannerID? = nil, name: String? = nil) async throws -> String {
+    let token = BearerToken.generate()
+    _ = try await database.issueToken(NewToken(name: name, role: role, scannerID: scannerID), token: token, at: Date())
+    return token.secret
+}
+
+func bearer(_ token: String) -> HTTPFields {
+    [.authorization: "Bearer \(token)"]
+}
+
+/// Wraps an app so that requests with no `Authorization` header carry an admin token, issued in
+/// `database` when the app starts. Live servers (`.live`, raw sockets) see the same.
+struct AdminByDefault<Base: ApplicationProtocol>: ApplicationProtocol {
+    let base: Base
+    let database: AppDatabase
+
+    struct Responder: HTTPResponder {
+        let base: Base.Responder
+        let authorization: String
+
+        func respond(to request: Request, context: Base.Context) async throws -> Response {
+            guard request.headers[.authorization] == nil else {
+                return try await base.respond(to: request, context: context)
+            }
+            var head = request.head
+            head.headerFields[.authorization] = authorization
+            return try await base.respond(to: Request(head: head, body: request.body), context: context)
+        }
+    }
+
+    var responder: Responder {
+        get async throws {
+            let token = try await issueToken(database, .admin, name: "tests' admin")
+            return Responder(base: try await base.responder, authorization: "Bearer \(token)")
+        }
+    }
+
+    var eventLoopGroup: any EventLoopGroup { base.eventLoopGroup }
+    var configuration: ApplicationConfiguration { base.configuration }
+    var logger: Logger { base.logger }
+    func onServerRunning(_ channel: any Channel) async { await base.onServerRunning(channel) }
+    var services: [any Service] { base.services }
+    var processesRunBeforeServerStart: [@Sendable () async throws -> Void] { base.processesRunBeforeServerStart }
 }
 
 /// A database pool in a fresh temporary folder, as production opens it; removed afterwards.

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a command that ran to its end printed, and how it ended.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let standardOutput: String
+    public let standardError: String
+}
+
+/// Runs one of the built executables (`switchd token issue …`) to its end.
+///
+/// - Throws: ``HarnessError`` when the executable is missing or cannot be started.
+public func runToEnd(_ executable: String, _ arguments: [String]) async throws -> CommandResult {
+    let process = Process()
+    process.executableURL = try Binaries.url(executable)
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        throw HarnessError("cannot start \(executable): \(error)")
+    }
+    // Read both pipes to their end before waiting, so a full pipe cannot stall the child.
+    async let printed = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+    async let complained = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+    let (standardOutput, standardError) = await (printed, complained)
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        standardOutput: String(decoding: standardOutput, as: UTF8.self),
+        standardError: String(decoding: standardError, as: UTF8.self)
+    )
+}

@@ -1,0 +1,98 @@
+import Hummingbird
+import Scan
+
+/// Which ``AccessRule`` guards each route, keyed by method and the route's path as the router
+/// writes it (`GET /v1/floors/{id}`).
+///
+/// Fails closed: a routed method with no entry here (the 405 answers of
+/// ``Router/allowOnly(_:on:)``, or a route someone forgot to add) needs the admin role; a path
+/// no route matches needs a valid token of any role and is then answered 404. Every route
+/// switchd serves has an entry (a test walks the router to check).
+struct RoutePolicy: Sendable {
+    private var rules: [String: AccessRule]
+
+    init(_ rules: [String: AccessRule]) {
+        self.rules = rules
+    }
+
+    /// The rule for a request that matched the route `path` (nil when no route matched).
+    func rule(for method: HTTPRequest.Method, path: String?) -> AccessRule {
+        guard let path else { return Self.unrouted }
+        return rules[Self.key(method, path)] ?? .admin
+    }
+
+    /// Whether the table names this route; false for the fail-closed default.
+    func hasEntry(for method: HTTPRequest.Method, path: String) -> Bool {
+        rules[Self.key(method, path)] != nil
+    }
+
+    /// Paths no route matches: any valid token, so only a caller who may use switchd learns what
+    /// does not exist.
+    static let unrouted = AccessRule(roles: Set(TokenRole.allCases))
+
+    static func key(_ method: HTTPRequest.Method, _ path: String) -> String {
+        "\(method.rawValue) \(path)"
+    }
+
+    /// switchd's routes and who may call them.
+    static let standard = RoutePolicy([
+        "GET /healthz": .open,
+
+        "POST /v1/scanners": .admin,
+        "GET /v1/scanners": .read,
+        "GET /v1/scanners/{id}": .readOwnScanner,
+        "GET /v1/scanners/{id}/switch": .readOwnScanner,
+        "PATCH /v1/scanners/{id}/switch": .admin,
+        "GET /v1/scanners/{id}/switch/stream": .readOwnScanner,
+        // The seed system's switch changes scanning like the v1 PATCH: admin only, reads too.
+        "GET /scanSwitch/{id}": .admin,
+        "PATCH /scanSwitch/{id}": .admin,
+
+        "POST /v1/floors": .admin,
+        "GET /v1/floors": .read,
+        "GET /v1/floors/{id}": .read,
+        "PATCH /v1/floors/{id}": .admin,
+        "DELETE /v1/floors/{id}": .admin,
+        "PUT /v1/floors/{id}/plan": .admin,
+        "GET /v1/floors/{id}/plan": .read,
+        "POST /v1/rooms": .admin,
+        "GET /v1/rooms": .read,
+        "GET /v1/rooms/{id}": .read,
+        "PATCH /v1/rooms/{id}": .admin,
+        "DELETE /v1/rooms/{id}": .admin,
+        "POST /v1/rooms/{id}/clear": .admin,
+        "POST /v1/locations": .admin,
+        "GET /v1/locations": .read,
+        // scannerd reads the location it is told to survey (the simulated radio places itself there).
+        "GET /v1/locations/{id}": .readForScanners,
+        "DELETE /v1/locations/{id}": .admin,
+        "POST /v1/beacons": .admin,
+        "GET /v1/beacons": .read,
+        "GET /v1/beacons/{id}": .read,
+        "PUT /v1/beacons/{id}": .admin,
+        "DELETE /v1/beacons/{id}": .admin,
+        "POST /v1/links": .admin,
+        "GET /v1/links": .read,
+        "GET /v1/links/{id}": .read,
+        "DELETE /v1/links/{id}": .admin,
+        "POST /v1/routes": .read,
+
+        "POST /v1/measurements": .upload,
+        "GET /v1/measurements": .read,
+        "GET /v1/measurements/stream": .read,
+        "GET /v1/radiomap": .readForScanners,
+        "POST /v1/positions": .upload,
+        "GET /v1/positions": .read,
+        "GET /v1/positions/latest": .read,
+        "GET /v1/positions/stream": .read,
+
+        "POST /v1/tokens": .admin,
+        "GET /v1/tokens": .admin,
+        "DELETE /v1/tokens/{id}": .admin,
+
+        // Prometheus metrics (the `GET /metrics` route of the observability work): readers and
+        // admins. The route's controller only has to be added to the router after
+        // AuthMiddleware, as every other controller is.
+        "GET /metrics": .read,
+    ])
+}

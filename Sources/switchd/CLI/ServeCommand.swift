@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Scan
+
+/// `switchd [serve]`: the HTTP service. Makes sure an admin token exists before it listens.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the v1 API (the default subcommand: `switchd --port 8080` runs this)."
+    )
+
+    @Option(help: "Address to listen on.") var host = Settings.defaultHost
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
+    @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
+    @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
+    @Option(help: "Largest floor-plan image accepted, in bytes.") var maxPlanBytes = Settings.defaultMaxPlanBytes
+    @Option(help: "Folder of the admin page served at /admin/. (default: ../share/floorscan/admin beside the executable, else the source tree's share/admin)")
+    var adminDir: String?
+    @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
+    @Option(help: ArgumentHelp(
+        "A file holding the admin bearer token to accept (stored as an admin token if new).",
+        discussion: "Without it, switchd makes an admin token on a start that finds none usable, in <state-dir>/admin.token (mode 0600)."
+    ))
+    var adminTokenFile: String?
+
+    func validate() throws {
+        do {
+            try RouteRequest.validateWalkingSpeed(walkingSpeed, field: "--walking-speed")
+        } catch {
+            throw ArgumentParser.ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        let settings = Settings(
+            host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
+            walkingSpeed: walkingSpeed, logLevel: logLevel
+        )
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "switchd")
+        let database = try AppDatabase.open(stateDirectory: settings.stateDirectory)
+        switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
+        case .configured(let path):
+            logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])
+        case .created(let path):
+            logger.notice("No admin token was usable: made one; it is in the file (mode 0600)", metadata: ["file": "\(path)"])
+        case .existing:
+            break
+        }
+        let adminFiles = try loadAdminFiles(logger: logger)
+        let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles) { port in
+            print("switchd listening on http://\(settings.host):\(port)")
+            fflush(nil)
+        }
+        try await app.runService()
+    }
+}
+
+extension ServeCommand {
+    /// The admin page's files: from `--admin-dir` (a bad folder stops switchd), else from the
+    /// first folder ``AdminDirectory/search(executable:)`` finds; none found leaves
+    /// the page out, with a warning.
+    func loadAdminFiles(logger: Logger) throws -> AdminFiles? {
+        if let adminDir {
+            return try AdminFiles(directory: adminDir)
+        }
+        guard let found = AdminDirectory.search() else {
+            logger.warning("No admin page folder found; /admin/ answers 404. Give one with --admin-dir.")
+            return nil
+        }
+        let files = try AdminFiles(directory: found)
+        logger.info("Admin page", metadata: ["folder": "\(files.directory)", "files": "\(files.paths.count)"])
+        return files
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Scan
+import Testing
+@testable import switchd
+
+/// Every route × every role, over HTTP, against the roles the issue asks for (written out here,
+/// independently of ``RoutePolicy``). The routes come from the router itself, so a route added
+/// without a line here fails the test.
+@Suite("Access: every route × every role", .timeLimit(.minutes(2)))
+struct RouteAccessTests {
+    /// Who may call each route. `scanner` means a scanner token for any scanner (uploads check
+    /// the body's scanner elsewhere); `own-scanner` a scanner token for the scanner in the path.
+    static let expected: [String: Set<String>] = [
+        "GET /healthz": ["anyone"],
+        "POST /v1/scanners": ["admin"],
+        "GET /v1/scanners": ["admin", "reader"],
+        "GET /v1/scanners/{id}": ["admin", "reader", "own-scanner"],
+        "GET /v1/scanners/{id}/switch": ["admin", "reader", "own-scanner"],
+        "PATCH /v1/scanners/{id}/switch": ["admin"],
+        "GET /v1/scanners/{id}/switch/stream": ["admin", "reader", "own-scanner"],
+        "GET /scanSwitch/{id}": ["admin"],
+        "PATCH /scanSwitch/{id}": ["admin"],
+        "POST /v1/floors": ["admin"],
+        "GET /v1/floors": ["admin", "reader"],
+        "GET /v1/floors/{id}": ["admin", "reader"],
+        "PATCH /v1/floors/{id}": ["admin"],
+        "DELETE /v1/floors/{id}": ["admin"],
+        "PUT /v1/floors/{id}/plan": ["admin"],
+        "GET /v1/floors/{id}/plan": ["admin", "reader"],
+        "POST /v1/rooms": ["admin"],
+        "GET /v1/rooms": ["admin", "reader"],
+        "GET /v1/rooms/{id}": ["admin", "reader"],
+        "PATCH /v1/rooms/{id}": ["admin"],
+        "DELETE /v1/rooms/{id}": ["admin"],
+        "POST /v1/rooms/{id}/clear": ["admin"],
+        "POST /v1/locations": ["admin"],
+        "GET /v1/locations": ["admin", "reader"],
+        "GET /v1/locations/{id}": ["admin", "reader", "scanner"],
+        "DELETE /v1/locations/{id}": ["admin"],
+        "POST /v1/beacons": ["admin"],
+        "GET /v1/beacons": ["admin", "reader"],
+        "GET /v1/beacons/{id}": ["admin", "reader"],
+        "PUT /v1/beacons/{id}": ["admin"],
+        "DELETE /v1/beacons/{id}": ["admin"],
+        "POST /v1/links": ["admin"],
+        "GET /v1/links": ["admin", "reader"],
+        "GET /v1/links/{id}": ["admin", "reader"],
+        "DELETE /v1/links/{id}": ["admin"],
+        "POST /v1/routes": ["admin", "reader"],
+        "POST /v1/measurements": ["admin", "scanner"],
+        "GET /v1/measurements": ["admin", "reader"],
+        "GET /v1/measurements/stream": ["admin", "reader"],
+        "GET /v1/radiomap": ["admin", "reader", "scanner"],
+        "POST /v1/positions": ["admin", "scanner"],
+        "GET /v1/positions": ["admin", "reader"],
+        "GET /v1/positions/latest": ["admin", "reader"],
+        "GET /v1/positions/stream": ["admin", "reader"],
+        "POST /v1/tokens": ["admin"],
+        "GET /v1/tokens": ["admin"],
+        "DELETE /v1/tokens/{id}": ["admin"],
+    ]
+
+    /// The callers tried on every route.
+    enum Caller: String, CaseIterable {
+        case nobody, admin, reader, ownScanner, otherScanner
+
+        /// Whether a route open to `allowed` lets this caller through.
+        func isAllowed(by allowed: Set<String>) -> Bool {
+            if allowed.contains("anyone") { return true }
+            switch self {
+            case .nobody: return false
+            case .admin: return allowed.contains("admin")
+            case .reader: return allowed.contains("reader")
+            case .ownScanner: return allowed.contains("scanner") || allowed.contains("own-scanner")
+            case .otherScanner: return allowed.contains("scanner")
+            }
+        }
+    }
+
+    struct Route: CustomStringConvertible {
+        var method: HTTPRequest.Method
+        var path: String
+        var key: String { "\(method.rawValue) \(path)" }
+        var description: String { key }
+
+        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1.
+        var probe: String {
+            path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
+        }
+    }
+
+    static func routes() throws -> [Route] {
+        let router = buildRouter(settings: Settings(), database: try .inMemory(), hub: SwitchHub(), feeds: Feeds())
+        return router.routes.map { Route(method: $0.method, path: $0.path.description) }
+    }
+
+    @Test func everyRouteAnswersEachRoleAsTheTableSays() async throws {
+        let database = try AppDatabase.inMemory()
+        // Token 1 is a spare: DELETE /v1/tokens/1 revokes it, not one the test goes on using.
+        _ = try await issueToken(database, .reader, name: "spare")
+        let tokens: [Caller: String] = [
+            .admin: try await issueToken(database, .admin),
+            .reader: try await issueToken(database, .reader),
+            .ownScanner: try await issueToken(database, .scanner, scannerID: .default),
+            .otherScanner: try await issueToken(database, .scanner, scannerID: try ScannerID("pi-elsewhere")),
+        ]
+        let routes = try Self.routes()
+        #expect(routes.count > Self.expected.count, "the router listed its routes, 405 answers included: \(routes.count)")
+        let (failures, checked) = try await makeUnauthenticatedApp(database).test(.live) { client in
+            let port = try #require(client.port)
+            var failures: [String] = []
+            var checked = Set<String>()
+            for route in routes {
+                let allowed = Self.expected[route.key]
+                for caller in Caller.allCases {
+                    let status = try await Self.status(of: route, as: tokens[caller], client: client, port: port)
+                    let verdict: String?
+                    if let allowed {
+                        checked.insert(route.key)
+                        if caller.isAllowed(by: allowed) {
+                            verdict = [401, 403, 405].contains(status) ? "should be let through, got \(status)" : nil
+                        } else {
+                            let wanted = caller == .nobody ? 401 : 403
+                            verdict = status == wanted ? nil : "should get \(wanted), got \(status)"
+                        }
+                    } else {
+                        // Not in the table: it must be one of the 405 answers, for admins only.
+                        let wanted = caller == .nobody ? 401 : caller == .admin ? 405 : 403
+                        verdict = status == wanted ? nil : "is in no line of the table; \(caller) should get \(wanted) (a 405 answer), got \(status)"
+                    }
+                    if let verdict { failures.append("\(route) as \(caller): \(verdict)") }
+                }
+            }
+            return (failures, checked)
+        }
+        #expect(failures.isEmpty, "\(failures.count) wrong answers:\n\(failures.joined(separator: "\n"))")
+        let unrouted = Set(Self.expected.keys).subtracting(checked)
+        #expect(unrouted.isEmpty, "lines of the table no route serves: \(unrouted.sorted())")
+    }
+
+    /// The status a request to `route` gets; a live feed's is read from its first line, as its
+    /// body never ends.
+    static func status(of route: Route, as token: String?, client: some TestClientProtocol, port: Int) async throws -> Int {
+        let headers: HTTPFields = token.map(bearer) ?? [:]
+        if route.method == .get, route.path.hasSuffix("/stream") {
+            var raw: [String: String] = [:]
+            for field in headers { raw[field.name.rawName] = field.value }
+            return try await withEventStream(port: port, path: route.probe, headers: raw) { reader in
+                try await reader.status() ?? 0
+            }
+        }
+        return try await client.execute(uri: route.probe, method: route.method, headers: headers, body: ByteBuffer(string: "{}")) {
+            Int($0.status.code)
+        }
+    }
+
+    /// The table the middleware enforces agrees with the one above, and has nothing more but
+    /// the `/metrics` line waiting for its route.
+    @Test func thePolicyNamesEveryRouteOfTheTable() throws {
+        for key in Self.expected.keys {
+            let parts = key.split(separator: " ", maxSplits: 1)
+            #expect(RoutePolicy.standard.hasEntry(for: HTTPRequest.Method(String(parts[0]))!, path: String(parts[1])), "\(key)")
+        }
+        #expect(RoutePolicy.standard.rule(for: .get, path: "/metrics") == .read, "GET /metrics is for readers and admins")
+        #expect(RoutePolicy.standard.rule(for: .get, path: nil) == RoutePolicy.unrouted)
+        #expect(RoutePolicy.standard.rule(for: .put, path: "/v1/floors") == .admin, "a method without a line fails closed")
+    }
+}
