@@ -17,29 +17,41 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
         .target(name: "Scan"),
         // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
+        // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs.
+        .target(
+            name: "DaemonSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .executableTarget(
             name: "switchd",
             dependencies: [
-                "Scan",
+                "Scan", "DaemonSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan", "CZlib",
+                "Scan", "CZlib", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -57,10 +69,11 @@ let package = Package(
         ),
 
         .testTarget(name: "ScanTests", dependencies: ["Scan"]),
+        .testTarget(name: "DaemonSupportTests", dependencies: ["DaemonSupport", "Harness"]),
         .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "Scan",
+                "switchd", "Scan", "Harness",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

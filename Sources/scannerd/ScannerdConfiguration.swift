@@ -15,6 +15,8 @@ struct ScannerdConfiguration: Sendable {
     var locate = Positioner.Settings()
     /// The scanner token sent to switchd (`--token-file`).
     var token: SwitchdToken? = nil
+    /// How often the counters go to switchd.
+    var countersInterval = CounterReporter.defaultInterval
 
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"

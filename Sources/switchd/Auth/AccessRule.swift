@@ -29,6 +29,9 @@ struct AccessRule: Sendable, Equatable {
     static let readForScanners = AccessRule(roles: [.admin, .reader, .scanner])
     /// A scanner, its switch, read or followed: a scanner token only for its own scanner ID.
     static let readOwnScanner = AccessRule(roles: [.admin, .reader, .scanner], scannerBinding: .pathParameter)
+    /// A scanner's own report about itself (its counters): admin, or a scanner token for the
+    /// scanner in the path.
+    static let reportOwnScanner = AccessRule(roles: [.admin, .scanner], scannerBinding: .pathParameter)
     /// Uploads of measurements and positions: a scanner token only for its own ID (in the body).
     static let upload = AccessRule(roles: [.admin, .scanner], scannerBinding: .body)
 

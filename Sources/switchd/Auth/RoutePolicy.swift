@@ -44,6 +44,7 @@ struct RoutePolicy: Sendable {
         "GET /v1/scanners/{id}/switch": .readOwnScanner,
         "PATCH /v1/scanners/{id}/switch": .admin,
         "GET /v1/scanners/{id}/switch/stream": .readOwnScanner,
+        "PUT /v1/scanners/{id}/counters": .reportOwnScanner,
         // The seed system's switch changes scanning like the v1 PATCH: admin only, reads too.
         "GET /scanSwitch/{id}": .admin,
         "PATCH /scanSwitch/{id}": .admin,
@@ -90,9 +91,7 @@ struct RoutePolicy: Sendable {
         "GET /v1/tokens": .admin,
         "DELETE /v1/tokens/{id}": .admin,
 
-        // Prometheus metrics (the `GET /metrics` route of the observability work): readers and
-        // admins. The route's controller only has to be added to the router after
-        // AuthMiddleware, as every other controller is.
+        // Prometheus metrics: a scraper is given a reader token.
         "GET /metrics": .read,
     ])
 }

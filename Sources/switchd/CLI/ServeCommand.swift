@@ -1,7 +1,9 @@
 import ArgumentParser
+import DaemonSupport
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import Scan
 
 /// `switchd [serve]`: the HTTP service. Makes sure an admin token exists before it listens.
@@ -38,12 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
             walkingSpeed: walkingSpeed, logLevel: logLevel
         )
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        DaemonLogging.bootstrap(level: settings.logLevel)
         let logger = Logger(label: "switchd")
+        let metrics = SwitchdMetrics()
+        // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
+        MetricsSystem.bootstrap(metrics.factory)
+        let systemd = try SystemdNotifier()
         let database = try AppDatabase.open(stateDirectory: settings.stateDirectory)
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
@@ -54,7 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
             break
         }
         let adminFiles = try loadAdminFiles(logger: logger)
-        let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles) { port in
+        let app = buildApplication(
+            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd
+        ) { port in
             print("switchd listening on http://\(settings.host):\(port)")
             fflush(nil)
         }

@@ -1,10 +1,13 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `/v1/positions`: positions scanners computed on the device.
 struct PositionsController {
     let database: AppDatabase
     let feed: SequenceFeed
+    /// Counts the positions stored.
+    let stored: Counter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/positions", use: create)
@@ -21,6 +24,7 @@ struct PositionsController {
         let new = try await request.decodeJSON(NewPosition.self, context: context)
         try context.requireMayActFor(new.scannerID)
         let position = try await database.createPosition(new)
+        stored.increment()
         await feed.publish(upTo: position.id)
         return try .json(position, status: .created)
     }
