@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
@@ -23,10 +24,19 @@ let package = Package(
         // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // What both daemons share: the TOML configuration file (--config) read into their options.
+        .target(
+            name: "DaemonSupport",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+
         .executableTarget(
             name: "switchd",
             dependencies: [
-                "Scan",
+                "Scan", "DaemonSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -37,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan", "CZlib",
+                "Scan", "CZlib", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -56,14 +66,18 @@ let package = Package(
 
         .testTarget(name: "ScanTests", dependencies: ["Scan"]),
         .testTarget(
+            name: "DaemonSupportTests",
+            dependencies: ["DaemonSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "Scan",
+                "switchd", "Scan", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan"]),
+        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan", "DaemonSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
     ],
     swiftLanguageModes: [.v6]

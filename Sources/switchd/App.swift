@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 import Foundation
 import Hummingbird
 import Logging
@@ -11,6 +12,12 @@ struct SwitchdCommand: AsyncParsableCommand {
         commandName: "switchd", abstract: "Serves floorscan's scan switches, survey and measurements over HTTP."
     )
 
+    /// `switchd --config FILE` reads its settings from the file first.
+    static func main() async {
+        await main(configuring: Self.self)
+    }
+
+    @OptionGroup var configFile: ConfigFileOption
     @Option(help: "Address to listen on.") var host = Settings.defaultHost
     @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
     @Option(help: "Folder for switchd.sqlite.") var stateDir = Settings.defaultStateDirectory

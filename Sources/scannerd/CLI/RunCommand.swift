@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 import Foundation
 import Logging
 import Scan
@@ -9,6 +10,8 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Follow the scan switch on switchd, scan, spool and upload measurements."
     )
+
+    @OptionGroup var configFile: ConfigFileOption
 
     @Option(help: "switchd's base URL. (default: http://127.0.0.1:8080)", transform: parseURL)
     var switchd: URL = ScannerdConfiguration.defaultSwitchd
