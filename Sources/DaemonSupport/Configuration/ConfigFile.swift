@@ -63,11 +63,16 @@ public struct ConfigFile: Sendable, Equatable {
         }
     }
 
+    /// The operating system's words for why a read failed ("No such file or directory").
     private static func reason(_ error: any Error) -> String {
         let cocoa = error as NSError
-        if let posix = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
+        if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
         }
-        return cocoa.localizedDescription
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?: return String(cString: strerror(ENOENT))
+        case .fileReadNoPermission?: return String(cString: strerror(EACCES))
+        default: return cocoa.localizedDescription
+        }
     }
 }
