@@ -15,6 +15,10 @@ public struct ConfigFile: Sendable, Equatable {
     /// - Throws: `ConfigFileError.unreadable` when it cannot be read, `.syntax` with the line and column
     ///   when it is not TOML, `.wrongShape` for a table, date or time.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile {
+        // access(2) first: its errno says plainly why (Foundation's read errors vary by platform).
+        guard access(path, R_OK) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -63,16 +67,7 @@ public struct ConfigFile: Sendable, Equatable {
         }
     }
 
-    /// The operating system's words for why a read failed ("No such file or directory").
     private static func reason(_ error: any Error) -> String {
-        let cocoa = error as NSError
-        if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?: return String(cString: strerror(ENOENT))
-        case .fileReadNoPermission?: return String(cString: strerror(EACCES))
-        default: return cocoa.localizedDescription
-        }
+        (error as NSError).localizedDescription
     }
 }
