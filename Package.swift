@@ -16,22 +16,26 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
         .target(name: "Scan"),
         // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-
-        // What both daemons share: the TOML configuration file (--config) read into their options.
+        // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
+        // and the TOML configuration file (--config) read into their options.
         .target(
             name: "DaemonSupport",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .executableTarget(
             name: "switchd",
@@ -42,6 +46,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
@@ -67,12 +73,12 @@ let package = Package(
         .testTarget(name: "ScanTests", dependencies: ["Scan"]),
         .testTarget(
             name: "DaemonSupportTests",
-            dependencies: ["DaemonSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["DaemonSupport", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "Scan", "DaemonSupport",
+                "switchd", "Scan", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,25 +1,34 @@
+import DaemonSupport
 import Foundation
 import Logging
 import Scan
 import ServiceLifecycle
 
-/// scannerd wired together: the spool, the uploader, the position poster, the scan controller
-/// and the switch watcher, run as one service group. `scannerd run` and the tests both build it here.
+/// scannerd wired together: the spool, the uploader, the position poster, the scan controller,
+/// the switch watcher, the counter reporter and, under systemd, the watchdog and the
+/// readiness/stop notices, run as one service group. `scannerd run` and the tests both build it here.
 ///
 /// The group starts the services in that order and, on SIGTERM or SIGINT, stops them in the
-/// reverse order: the watcher stops listening, the controller ends the scan session, the
-/// uploader stops, and the spool seals the open batch to disk last.
+/// reverse order: systemd hears `STOPPING=1`, the watcher stops listening, the controller ends
+/// the scan session, the uploader stops, and the spool seals the open batch to disk last.
 struct Scannerd {
     let services: [any Service]
     let spool: Spool
     let events: EventLog
     let logger: Logger
+    let counters: ScannerdCounters
     /// Held while this value lives: one scannerd per state directory.
     private let lock: DirectoryLock
 
     /// Builds every part. Throws when the state directory cannot be made or is in use by another
     /// scannerd, the event log cannot be opened, or the spool cannot recover what a previous run left.
-    init(_ configuration: ScannerdConfiguration, http: any HTTPClient, logger: Logger) throws {
+    ///
+    /// - Parameter systemd: told `READY=1` once every service has started, and pinged by the
+    ///   watchdog while scanning moves, when `environment` has `WATCHDOG_USEC`.
+    init(
+        _ configuration: ScannerdConfiguration, http: any HTTPClient, logger: Logger,
+        systemd: SystemdNotifier = .disabled, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         lock = try Self.claimStateDirectory(configuration)
         let events = try EventLog(configuration.events, logger: logger)
         let spool = try Spool(
@@ -38,16 +47,32 @@ struct Scannerd {
             cache: RadioMapCache(path: configuration.radioMapPath, api: api, logger: logger),
             positions: positionContinuation, events: events, logger: logger
         )
-        services = [
+        let counters = ScannerdCounters()
+        let heartbeat = ScanHeartbeat()
+        var services: [any Service] = [
             spool,
-            Uploader(spool: spool, api: api, events: events, logger: logger),
+            Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters),
             PositionPoster(positions: positions, api: api, logger: logger),
-            ScanController(switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger),
+            ScanController(
+                switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
+                counters: counters, heartbeat: heartbeat
+            ),
             SwitchWatcher(
                 api: api, scannerID: configuration.scannerID, store: SwitchStore(path: configuration.switchPath),
                 switches: switchContinuation, events: events, logger: logger
             ),
+            CounterReporter(
+                counters: counters, spool: spool, api: api, scannerID: configuration.scannerID,
+                interval: configuration.countersInterval, logger: logger
+            ),
         ]
+        if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, isHealthy: { heartbeat.isAlive() }) {
+            services.append(watchdog)
+        }
+        let status = "scanner \(configuration.scannerID) reporting to \(Self.withoutCredentials(configuration.switchd))"
+        services.append(SystemdLifecycleService(notifier: systemd, readyStatus: status, logger: logger))
+        self.services = services
+        self.counters = counters
         self.spool = spool
         self.events = events
         self.logger = logger
@@ -59,6 +84,14 @@ struct Scannerd {
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger
         )
         try await group.run()
+    }
+
+    /// `url` without any user or password in it: `systemctl status` shows the status line to anyone.
+    static func withoutCredentials(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "switchd" }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "switchd"
     }
 
     /// Creates the state directory and takes its lock; throws when another scannerd holds it.

@@ -13,6 +13,8 @@ struct ScannerdConfiguration: Sendable {
     var batchAge: Duration
     var events: EventLog.Destination
     var locate = Positioner.Settings()
+    /// How often the counters go to switchd.
+    var countersInterval = CounterReporter.defaultInterval
 
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"

@@ -3,6 +3,7 @@ import DaemonSupport
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import Scan
 
 /// switchd: serves the scan switches, the survey and the measurements over HTTP.
@@ -37,14 +38,14 @@ struct SwitchdCommand: AsyncParsableCommand {
         let settings = Settings(
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, walkingSpeed: walkingSpeed, logLevel: logLevel
         )
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        DaemonLogging.bootstrap(level: settings.logLevel)
         let logger = Logger(label: "switchd")
+        let metrics = SwitchdMetrics()
+        // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
+        MetricsSystem.bootstrap(metrics.factory)
+        let systemd = try SystemdNotifier()
         let database = try AppDatabase.open(stateDirectory: settings.stateDirectory)
-        let app = buildApplication(settings: settings, database: database, logger: logger) { port in
+        let app = buildApplication(settings: settings, database: database, logger: logger, metrics: metrics, systemd: systemd) { port in
             print("switchd listening on http://\(settings.host):\(port)")
             fflush(nil)
         }

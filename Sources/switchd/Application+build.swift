@@ -1,49 +1,84 @@
+import DaemonSupport
+import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import Scan
 
-/// Wires switchd: the router with every controller, the feeds, and the switch deadline service.
-/// `main` and the tests both call this.
+/// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
+/// service and, under systemd, the watchdog and the stop notice. `main` and the tests both call this.
 ///
 /// - Parameters:
-///   - onServerRunning: called with the bound port once the server listens (port 0 picks one).
+///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
+///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
+///     after systemd has been told `READY=1`.
 func buildApplication(
     settings: Settings,
     database: AppDatabase,
     logger: Logger,
+    metrics: SwitchdMetrics = SwitchdMetrics(),
+    systemd: SystemdNotifier = .disabled,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
-    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds())
+    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds(), metrics: metrics)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? settings.port
+            notifyReady(systemd, status: "listening on \(settings.host):\(port)", logger: logger)
+            await onServerRunning(port)
+        },
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger))
+    app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
+    // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
+    if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, isHealthy: {
+        (try? await database.ping()) != nil
+    }) {
+        app.addServices(watchdog)
+    }
     return app
 }
 
-func buildRouter(settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds) -> Router<AppRequestContext> {
+/// `READY=1` once the socket listens; a failure is logged (systemd then times the start out).
+private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Logger) {
+    do {
+        try systemd.notify(.ready, .status(status))
+    } catch {
+        logger.error("could not tell systemd switchd is ready", metadata: ["error": "\(error)"])
+    }
+}
+
+func buildRouter(
+    settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, metrics: SwitchdMetrics = SwitchdMetrics()
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     HealthController(database: database).addRoutes(to: router)
+    MetricsController(database: database, metrics: metrics).addRoutes(to: router)
+    ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database).addRoutes(to: router)
     SwitchController(database: database, hub: hub).addRoutes(to: router)
-    SwitchStreamController(database: database, hub: hub).addRoutes(to: router)
+    SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
-    MeasurementsController(database: database, hub: hub, feed: feeds.measurements).addRoutes(to: router)
-    MeasurementStreamController(database: database, feed: feeds.measurements).addRoutes(to: router)
+    MeasurementsController(database: database, hub: hub, feed: feeds.measurements, stored: metrics.measurementsStored).addRoutes(to: router)
+    MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
+        .addRoutes(to: router)
     RadioMapController(database: database, cache: RadioMapCache()).addRoutes(to: router)
     BeaconsController(database: database).addRoutes(to: router)
     LinksController(database: database).addRoutes(to: router)
     RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
-    PositionsController(database: database, feed: feeds.positions).addRoutes(to: router)
-    PositionStreamController(database: database, feed: feeds.positions).addRoutes(to: router)
+    PositionsController(database: database, feed: feeds.positions, stored: metrics.positionsStored).addRoutes(to: router)
+    PositionStreamController(database: database, feed: feeds.positions, subscribers: metrics.subscribers(feed: "positions"))
+        .addRoutes(to: router)
     return router
 }

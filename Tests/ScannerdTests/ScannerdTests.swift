@@ -11,7 +11,8 @@ struct ScannerdTests {
             switchd: URL(string: "http://switchd.invalid:8080")!, scannerID: testScanner, stateDirectory: directory.file("state"),
             radio: .simulated,
             simulation: SimulationSettings(seed: 3, advertisingRate: 100, wifiScanDuration: .milliseconds(30)),
-            batchSize: 500, batchAge: .milliseconds(50), events: .file(directory.file("events.jsonl"))
+            batchSize: 500, batchAge: .milliseconds(50), events: .file(directory.file("events.jsonl")),
+            countersInterval: .milliseconds(50)
         )
     }
 
@@ -72,5 +73,42 @@ struct ScannerdTests {
         #expect(throws: ScannerdError.self, "one scannerd per state directory") {
             _ = try Scannerd(configuration(directory), http: client, logger: quietLogger)
         }
+    }
+
+    @Test func countersReachSwitchdWhileScanning() async throws {
+        let directory = try TemporaryDirectory()
+        let survey = ScanSwitch(
+            scannerID: testScanner, scanning: true, mode: .survey, roomID: 1, locationID: 4, storeData: true,
+            stopAfter: nil, revision: 3, changedAt: Date(timeIntervalSince1970: 1_795_000_000)
+        )
+        let location = Location(id: 4, roomID: 1, floorID: 1, name: "by the door", x: 3, y: 4)
+        let client = ScriptedHTTPClient { request, _ in
+            switch (request.method, request.url.path) {
+            case (.get, "/v1/scanners/test-scanner/switch") where request.url.query == nil:
+                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(survey))
+            case (.get, "/v1/locations/4"):
+                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(location))
+            case (.put, "/v1/scanners/test-scanner/counters"):
+                return HTTPResponse(status: 204, body: Data())
+            case (.post, "/v1/measurements"):
+                return try storedReceipt(for: request)
+            default:
+                try await Task.sleep(for: .seconds(3600))
+                throw CancellationError()
+            }
+        }
+        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger)
+        let running = start(scannerd)
+        defer { running.cancel() }
+
+        func reports() async throws -> [ScannerCounters] {
+            try await client.requests.filter { $0.method == .put }.map { try JSONCoding.decoder().decode(ScannerCounters.self, from: $0.body!) }
+        }
+        try await eventually("a report with advertisements and Wi-Fi scans counted") {
+            try await reports().contains { $0.advertisements > 0 && $0.wifiScans > 0 }
+        }
+        let sent = try await reports()
+        #expect(Set(sent.map(\.run)) == [scannerd.counters.run], "one run")
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.advertisements <= $1.advertisements }, "counts only grow")
     }
 }

@@ -71,6 +71,7 @@ struct UploaderTests {
         let bodies = await rig.client.requests.map(\.body)
         #expect(Set(bodies).count == 1, "every retry sends the very same batch")
         #expect(ContinuousClock.now - start >= .milliseconds(50 + 100 + 200), "backing off between retries")
+        #expect(rig.uploader.counters.uploadRetries.load(ordering: .relaxed) == 3, "every retry counted")
         #expect(try rig.eventLog.events("acked").count == 1)
     }
 

@@ -59,6 +59,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("radiomap-refresh-s"), help: "In locate mode, ask switchd for a newer radio map this often, seconds.")
     var radioMapRefreshS: Int = Int(Positioner.Settings().mapRefreshInterval / .seconds(1))
 
+    @Option(name: .customLong("counters-interval-s"), help: "Report this scanner's counters to switchd (GET /metrics there) this often, seconds.")
+    var countersIntervalS: Int = Int(CounterReporter.defaultInterval / .seconds(1))
+
     @Option(help: "Append JSON event lines to this file ('-' for standard output).")
     var events: String?
 
@@ -81,6 +84,9 @@ struct RunCommand: AsyncParsableCommand {
         guard (1...86_400).contains(radioMapRefreshS) else {
             throw ArgumentParser.ValidationError("--radiomap-refresh-s must be between 1 and 86400, got \(radioMapRefreshS)")
         }
+        guard (1...3_600).contains(countersIntervalS) else {
+            throw ArgumentParser.ValidationError("--counters-interval-s must be between 1 and 3600, got \(countersIntervalS)")
+        }
         guard simWiFiScanMs > 0 else {
             throw ArgumentParser.ValidationError("--sim-wifi-scan-ms must be more than 0, got \(simWiFiScanMs)")
         }
@@ -99,19 +105,15 @@ struct RunCommand: AsyncParsableCommand {
             ),
             batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
             events: events.map(EventLog.Destination.init(argument:)) ?? .none,
-            locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS))
+            locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS)),
+            countersInterval: .seconds(countersIntervalS)
         )
     }
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        DaemonLogging.bootstrap(level: logLevel)
         let logger = Logger(label: "scannerd")
-        let scannerd = try Scannerd(scannerdConfiguration, http: URLSessionHTTPClient(), logger: logger)
+        let scannerd = try Scannerd(scannerdConfiguration, http: URLSessionHTTPClient(), logger: logger, systemd: try SystemdNotifier())
         try await scannerd.run()
     }
 }

@@ -5,6 +5,7 @@ struct HTTPRequest: Sendable {
     enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
+        case put = "PUT"
     }
 
     var method: Method

@@ -63,6 +63,16 @@ struct SwitchdAPI: Sendable {
         return try Self.decode(Position.self, from: response, expecting: [200, 201])
     }
 
+    /// `PUT /v1/scanners/{id}/counters`. Throws like ``scanSwitch(of:afterRevision:wait:)``.
+    func putCounters(_ counters: ScannerCounters, of scanner: ScannerID) async throws {
+        let body = try JSONCoding.encoder().encode(counters)
+        let url = url("v1", "scanners", scanner.rawValue, "counters")
+        let response = try await client.send(HTTPRequest(.put, url, body: body, timeout: Self.requestTimeout))
+        guard response.status == 204 else {
+            throw SwitchdAPIError.status(response.status, SwitchdAPIError.describe(response.body))
+        }
+    }
+
     private func url(_ components: String...) -> URL {
         components.reduce(baseURL) { $0.appendingPathComponent($1) }
     }

@@ -12,6 +12,8 @@ struct ScanController: Service, CustomStringConvertible {
     let positioner: Positioner?
     let events: EventLog
     let logger: Logger
+    var counters = ScannerdCounters()
+    var heartbeat = ScanHeartbeat()
 
     /// How the service group names it in its logs.
     var description: String { "ScanController" }
@@ -29,7 +31,8 @@ struct ScanController: Service, CustomStringConvertible {
                 }
                 if scanSwitch.scanning {
                     let next = ScanSession(
-                        scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger
+                        scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
+                        counters: counters, heartbeat: heartbeat
                     )
                     session = next
                     group.addTask { await next.run() }

@@ -13,6 +13,8 @@ final class ScanSession: Sendable {
     let logger: Logger
     /// Positions the cycles of a locate session; nil in survey mode.
     let positioner: Positioner?
+    let counters: ScannerdCounters
+    let heartbeat: ScanHeartbeat
     private let stopRequests: AsyncStream<Void>
     private let stopContinuation: AsyncStream<Void>.Continuation
 
@@ -33,8 +35,13 @@ final class ScanSession: Sendable {
         case cancelled
     }
 
-    init(scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, positioner: Positioner?, events: EventLog, logger: Logger) {
+    init(
+        scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, positioner: Positioner?, events: EventLog, logger: Logger,
+        counters: ScannerdCounters = ScannerdCounters(), heartbeat: ScanHeartbeat = ScanHeartbeat()
+    ) {
         self.scanSwitch = scanSwitch
+        self.counters = counters
+        self.heartbeat = heartbeat
         self.positioner = scanSwitch.mode == .locate ? positioner : nil
         self.radio = radio
         self.spool = spool
@@ -62,6 +69,8 @@ final class ScanSession: Sendable {
         let cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
         let advertisements = radio.ble?.advertisements()
         events.record(.scanning(revision: revision))
+        heartbeat.sessionStarted()
+        defer { heartbeat.sessionEnded() }
         logger.info("scanning", metadata: ["radio": "\(radio.name)", "mode": "\(scanSwitch.mode.rawValue)"])
         let ending = await withTaskGroup(of: Ending.self) { group in
             if let advertisements {
@@ -103,6 +112,8 @@ final class ScanSession: Sendable {
     private func record(_ advertisements: AsyncThrowingStream<RadioReading, any Error>, cycle: ScanCycle) async -> Ending {
         do {
             for try await reading in advertisements {
+                counters.advertisements.increment()
+                heartbeat.beat()
                 guard let index = cycle.current else { continue }
                 await positioner?.heard(reading)
                 await append(reading.measurement(scan: index))
@@ -121,10 +132,12 @@ final class ScanSession: Sendable {
     private func scanCycles(_ cycle: ScanCycle) async -> Ending {
         var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
         while !Task.isCancelled {
+            heartbeat.beat()
             let readings: [RadioReading]
             do {
                 if let wifi = radio.wifi {
                     readings = try await wifi.scanWiFi()
+                    counters.wifiScans.increment()
                 } else {
                     try await Task.sleep(for: Self.cycleWithoutWiFi)
                     readings = []

@@ -13,6 +13,7 @@ struct Uploader: Service, CustomStringConvertible {
     let api: SwitchdAPI
     let events: EventLog
     let logger: Logger
+    var counters = ScannerdCounters()
 
     /// How the service group names it in its logs.
     var description: String { "Uploader" }
@@ -75,6 +76,7 @@ struct Uploader: Service, CustomStringConvertible {
                 return
             case .retry(let reason):
                 metadata["reason"] = "\(reason)"
+                counters.uploadRetries.increment()
                 logger.warning("upload failed; retrying the same batch", metadata: metadata)
                 try await Task.sleep(for: backoff.nextDelay())
             }

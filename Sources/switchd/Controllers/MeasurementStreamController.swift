@@ -1,13 +1,16 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `GET /v1/measurements/stream`: the stored readings as server-sent events, `event: measurement`,
 /// `id: <sequence>`, data the ``StoredMeasurement`` JSON, with the filters of
 /// `GET /v1/measurements`; resumes after `Last-Event-ID` or `?after=` (see
-/// ``FeedSource/streamResponse(_:_:logger:)``).
+/// ``FeedSource/streamResponse(_:_:subscribers:logger:)``).
 struct MeasurementStreamController {
     let database: AppDatabase
     let feed: SequenceFeed
+    /// Clients following this stream now.
+    let subscribers: Meter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/measurements/stream", use: stream)
@@ -17,6 +20,6 @@ struct MeasurementStreamController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
         let source = database.measurementSource(matching: try query.measurementFilter(), feed: feed)
-        return try await source.streamResponse(request, query, logger: context.logger)
+        return try await source.streamResponse(request, query, subscribers: subscribers, logger: context.logger)
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `/v1/measurements`: scanners upload batches; integrators page through what is stored.
@@ -6,6 +7,8 @@ struct MeasurementsController {
     let database: AppDatabase
     let hub: SwitchHub
     let feed: SequenceFeed
+    /// Counts the readings stored.
+    let stored: Counter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/measurements", use: upload)
@@ -19,6 +22,7 @@ struct MeasurementsController {
         let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
         try batch.validate()
         let outcome = try await database.ingest(batch, at: .nowInMilliseconds())
+        stored.increment(by: Int64(outcome.receipt.stored))
         if let lastSequence = outcome.lastSequence {
             await feed.publish(upTo: lastSequence)
         }

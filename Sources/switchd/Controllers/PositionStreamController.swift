@@ -1,12 +1,15 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `GET /v1/positions/stream`: stored positions as server-sent events, `event: position`,
 /// `id: <position ID>`, data the ``Position`` JSON, with the filters of `GET /v1/positions`;
-/// resumes after `Last-Event-ID` or `?after=` (see ``FeedSource/streamResponse(_:_:logger:)``).
+/// resumes after `Last-Event-ID` or `?after=` (see ``FeedSource/streamResponse(_:_:subscribers:logger:)``).
 struct PositionStreamController {
     let database: AppDatabase
     let feed: SequenceFeed
+    /// Clients following this stream now.
+    let subscribers: Meter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/positions/stream", use: stream)
@@ -16,6 +19,6 @@ struct PositionStreamController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
         let source = database.positionSource(matching: try query.positionFilter(), feed: feed)
-        return try await source.streamResponse(request, query, logger: context.logger)
+        return try await source.streamResponse(request, query, subscribers: subscribers, logger: context.logger)
     }
 }

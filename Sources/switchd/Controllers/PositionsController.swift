@@ -1,10 +1,13 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `/v1/positions`: positions scanners computed on the device.
 struct PositionsController {
     let database: AppDatabase
     let feed: SequenceFeed
+    /// Counts the positions stored.
+    let stored: Counter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/positions", use: create)
@@ -19,6 +22,7 @@ struct PositionsController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewPosition.self, context: context)
         let position = try await database.createPosition(new)
+        stored.increment()
         await feed.publish(upTo: position.id)
         return try .json(position, status: .created)
     }

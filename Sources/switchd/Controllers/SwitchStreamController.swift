@@ -1,4 +1,5 @@
 import Hummingbird
+import Metrics
 import Scan
 
 /// `GET /v1/scanners/{id}/switch/stream`: server-sent events, `event: switch`, `id: <revision>`,
@@ -7,6 +8,8 @@ import Scan
 struct SwitchStreamController {
     let database: AppDatabase
     let hub: SwitchHub
+    /// Clients following a switch stream now.
+    let subscribers: Meter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/scanners/{id}/switch/stream", use: stream)
@@ -19,7 +22,10 @@ struct SwitchStreamController {
         let revisions = await hub.revisions(of: scannerID)
         let database = database
         let logger = context.logger
+        let subscribers = subscribers
         return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
+            subscribers.increment()
+            defer { subscribers.decrement() }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     var sent: Int64 = 0

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import Metrics
 import Scan
 
 extension FeedSource {
@@ -11,7 +12,7 @@ extension FeedSource {
 
     /// A `text/event-stream` answer: every matching row after the `Last-Event-ID` header or the
     /// `?after=` sequence, else from now on, as `event: <event>`, `id: <sequence>`, data the
-    /// item's JSON.
+    /// item's JSON. `subscribers` is one higher while the response body is being written.
     ///
     /// The database is the source of truth: the stream reads rows after the last one it covered,
     /// in pages, then waits for the feed to announce more, so nothing is skipped or sent twice. A
@@ -19,7 +20,7 @@ extension FeedSource {
     /// shuts down.
     ///
     /// - Throws: 422 naming `Last-Event-ID` or `after` when it is not a sequence number.
-    func streamResponse(_ request: Request, _ query: QueryParameters, logger: Logger) async throws -> Response {
+    func streamResponse(_ request: Request, _ query: QueryParameters, subscribers: Meter, logger: Logger) async throws -> Response {
         // "From now" is fixed before the response starts, so a row stored once the client has
         // the response head is always sent.
         let startAfter: Int64
@@ -30,6 +31,8 @@ extension FeedSource {
         }
         let source = self
         return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
+            subscribers.increment()
+            defer { subscribers.decrement() }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     let encoder = JSONCoding.encoder()

@@ -1,0 +1,56 @@
+import Logging
+import Scan
+import ServiceLifecycle
+
+/// Sends this run's counts to switchd every `interval` (`PUT /v1/scanners/{id}/counters`), where
+/// `GET /metrics` exports them per scanner: one place to scrape for the whole fleet, and no
+/// listening port on the Pi.
+///
+/// A report that fails is logged (once, until one succeeds again) and the next one carries the
+/// counts on; the counts are cumulative, so nothing is lost but the time in between.
+struct CounterReporter: Service, CustomStringConvertible {
+    let counters: ScannerdCounters
+    let spool: Spool
+    let api: SwitchdAPI
+    let scannerID: ScannerID
+    let interval: Duration
+    let logger: Logger
+
+    static let defaultInterval: Duration = .seconds(15)
+
+    /// How the service group names it in its logs.
+    var description: String { "CounterReporter" }
+
+    func run() async {
+        do {
+            try await cancelWhenGracefulShutdown { [self] in
+                var failing = false
+                while true {
+                    try await Task.sleep(for: interval)
+                    failing = await report(failing: failing)
+                }
+            }
+        } catch {
+            logger.debug("stopped reporting counters")
+        }
+    }
+
+    /// Sends one report; returns whether it failed.
+    func report(failing: Bool) async -> Bool {
+        do {
+            let depth = try spool.readyBatches().count
+            try await api.putCounters(counters.snapshot(spoolDepth: depth), of: scannerID)
+            if failing { logger.info("reporting counters to switchd again") }
+            return false
+        } catch is CancellationError {
+            return failing
+        } catch {
+            if !failing {
+                logger.warning("could not report counters to switchd; trying again every interval", metadata: [
+                    "error": "\(error)", "interval": "\(interval)",
+                ])
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Hummingbird
+import Scan
+
+/// `PUT /v1/scanners/{id}/counters`: a scanner reports what it has counted (``ScannerCounters``);
+/// `GET /metrics` exports it per scanner.
+struct ScannerCountersController {
+    let database: AppDatabase
+    let metrics: SwitchdMetrics
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.put("/v1/scanners/{id}/counters", use: report)
+        router.allowOnly([.put], on: "/v1/scanners/{id}/counters")
+    }
+
+    /// 204; 404 for an unknown scanner (so only registered scanners get a label); 422 naming a
+    /// negative count.
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scannerID = try context.pathScannerID()
+        let counters = try await request.decodeJSON(ScannerCounters.self, context: context)
+        try counters.validate()
+        _ = try await database.scanner(scannerID)
+        metrics.scanners.record(counters, from: scannerID, at: .now)
+        return Response(status: .noContent)
+    }
+}
