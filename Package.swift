@@ -19,17 +19,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
         .target(name: "Scan"),
         // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
-        // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs.
+        // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
+        // and the TOML configuration file (--config) read into their options.
         .target(
             name: "DaemonSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -69,16 +73,19 @@ let package = Package(
         ),
 
         .testTarget(name: "ScanTests", dependencies: ["Scan"]),
-        .testTarget(name: "DaemonSupportTests", dependencies: ["DaemonSupport", "Harness"]),
+        .testTarget(
+            name: "DaemonSupportTests",
+            dependencies: ["DaemonSupport", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "Scan", "Harness",
+                "switchd", "Scan", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan"]),
+        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan", "DaemonSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
     ],
     swiftLanguageModes: [.v6]

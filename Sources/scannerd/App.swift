@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 
 @main
 struct ScannerdCommand: AsyncParsableCommand {
@@ -8,4 +9,9 @@ struct ScannerdCommand: AsyncParsableCommand {
         subcommands: [RunCommand.self, EvaluateCommand.self, DecodeCommand.self],
         defaultSubcommand: RunCommand.self
     )
+
+    /// `scannerd run --config FILE` reads its settings from the file first.
+    static func main() async {
+        await main(configuring: RunCommand.self)
+    }
 }

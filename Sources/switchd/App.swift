@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 import Logging
 
 /// switchd: serves the scan switches, the survey and the measurements over HTTP (`serve`, the
@@ -9,6 +10,11 @@ struct SwitchdCommand: AsyncParsableCommand {
         commandName: "switchd", abstract: "Serves floorscan's scan switches, survey and measurements over HTTP.",
         subcommands: [ServeCommand.self, TokenCommand.self], defaultSubcommand: ServeCommand.self
     )
+
+    /// `switchd [serve] --config FILE` reads the server's settings from the file first.
+    static func main() async {
+        await main(configuring: ServeCommand.self)
+    }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -11,6 +11,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Follow the scan switch on switchd, scan, spool and upload measurements."
     )
 
+    @OptionGroup var configFile: ConfigFileOption
+
     @Option(help: "switchd's base URL. (default: http://127.0.0.1:8080)", transform: parseURL)
     var switchd: URL = ScannerdConfiguration.defaultSwitchd
 

@@ -12,6 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve the v1 API (the default subcommand: `switchd --port 8080` runs this)."
     )
 
+    @OptionGroup var configFile: ConfigFileOption
     @Option(help: "Address to listen on.") var host = Settings.defaultHost
     @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory

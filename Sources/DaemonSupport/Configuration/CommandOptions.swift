@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+
+/// The long options and flags of one command, as ArgumentParser describes them in its JSON help
+/// (`--experimental-dump-help`, serialization version 0): the list a configuration file is checked
+/// against, so that no option has to be declared twice.
+public struct CommandOptions: Sendable {
+    /// One named argument of the command.
+    public struct Option: Sendable, Equatable {
+        public enum Kind: String, Sendable, Decodable {
+            case option, flag
+        }
+
+        /// The preferred long name, without dashes: the key that sets it in a file.
+        public let key: String
+        public let kind: Kind
+        /// Every name it answers to on the command line, dashes included (`--port`, `-p`).
+        public let spellings: [String]
+        /// An option given once per value (`[String]`) or a flag counted.
+        public let isRepeating: Bool
+        /// Its default as `--help` shows it; nil when it has none or ArgumentParser cannot show it.
+        public let defaultValue: String?
+        public let abstract: String
+    }
+
+    /// Every settable option and flag in declaration order; `--help`, `--version` and `--config` left out.
+    public let options: [Option]
+
+    /// Reads the options of `command` from ArgumentParser's JSON help.
+    ///
+    /// Traps only if ArgumentParser's own JSON cannot be decoded, which would be a programming error
+    /// caught by the first test that loads a configuration file.
+    public init(_ command: any ParsableArguments.Type) {
+        let json = Data(command._dumpHelp().utf8)
+        do {
+            let info = try JSONDecoder().decode(ToolInfo.self, from: json)
+            options = (info.command.arguments ?? []).compactMap(Option.init)
+        } catch {
+            preconditionFailure("ArgumentParser's JSON help of \(command) could not be decoded: \(error)")
+        }
+    }
+
+    /// The names never taken from a file: help, version, and the file's own option.
+    static let reservedKeys: Set<String> = ["help", "version", ConfigFileOption.longName]
+
+    public func option(forKey key: String) -> Option? {
+        options.first { $0.key == key }
+    }
+
+    /// The other half of an on/off pair (`no-x` for `x`, `x` for `no-x`), if the command has one.
+    public func twin(of option: Option) -> Option? {
+        self.option(forKey: Self.twinKey(of: option.key))
+    }
+
+    static func twinKey(of key: String) -> String {
+        key.hasPrefix("no-") ? String(key.dropFirst(3)) : "no-" + key
+    }
+
+    /// The option a command-line word like `--port`, `--port=80` or `-p` names, if any.
+    func option(named word: String) -> Option? {
+        let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+        return options.first { $0.spellings.contains(name) }
+    }
+}
+
+extension CommandOptions.Option {
+    fileprivate init?(_ argument: ArgumentInfo) {
+        guard let kind = argument.kind, let names = argument.names,
+              let long = ([argument.preferredName].compactMap { $0 } + names).first(where: { $0.kind == "long" }),
+              !CommandOptions.reservedKeys.contains(long.name)
+        else { return nil }
+        key = long.name
+        self.kind = kind
+        spellings = names.map { ($0.kind == "short" ? "-" : "--") + $0.name }
+        isRepeating = argument.isRepeating
+        defaultValue = argument.defaultValue
+        abstract = argument.abstract ?? ""
+    }
+}
+
+/// The parts of ArgumentParser's `ToolInfoV0` this reads.
+private struct ToolInfo: Decodable {
+    struct Command: Decodable {
+        var arguments: [ArgumentInfo]?
+    }
+
+    var command: Command
+}
+
+private struct ArgumentInfo: Decodable {
+    struct Name: Decodable {
+        var kind: String
+        var name: String
+    }
+
+    /// nil for positional arguments, which a file cannot set.
+    var kind: CommandOptions.Option.Kind?
+    var names: [Name]?
+    var preferredName: Name?
+    var isRepeating: Bool
+    var defaultValue: String?
+    var abstract: String?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, names, preferredName, isRepeating, defaultValue, abstract
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = CommandOptions.Option.Kind(rawValue: try container.decode(String.self, forKey: .kind))
+        names = try container.decodeIfPresent([Name].self, forKey: .names)
+        preferredName = try container.decodeIfPresent(Name.self, forKey: .preferredName)
+        isRepeating = try container.decode(Bool.self, forKey: .isRepeating)
+        defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+        abstract = try container.decodeIfPresent(String.self, forKey: .abstract)
+    }
+}
