@@ -106,7 +106,7 @@ public func writeTokenFile(_ token: String, in folder: TemporaryFolder, label: S
 }
 
 /// The first line of a token file.
-func readToken(_ path: String) throws -> String {
+public func readToken(_ path: String) throws -> String {
     guard let token = TokenFileText.token(in: try String(contentsOfFile: path, encoding: .utf8)) else {
         throw HarnessError("\(path) holds no token")
     }

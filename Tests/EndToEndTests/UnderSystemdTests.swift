@@ -33,7 +33,8 @@ struct UnderSystemdTests {
         _ = try await receiver.waitForMessage(timeout: .seconds(10)) { _ in receiver.messages().filter { $0 == "WATCHDOG=1" }.count >= 3 }
 
         // A long-poll held by switchd is in flight when SIGTERM comes: it still gets its answer.
-        let api = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let adminToken = try readToken(folder.path("state") + "/admin.token")
+        let api = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: adminToken)
         let current = try await api.scanSwitch()
         let inFlight = Task { try await api.send("GET", "/v1/scanners/default/switch?revision=\(current.revision)&wait=20") }
         try await Task.sleep(for: .milliseconds(300))
@@ -57,17 +58,18 @@ struct UnderSystemdTests {
         defer { folder.remove() }
         let switchd = try await SwitchdInstance.start(in: folder)
         defer { switchd.process.signal(SIGKILL) }
-        let api = APIClient(baseURL: switchd.baseURL)
+        let api = switchd.adminClient()
         let room = try await api.createRoom("Lab", floor: try await api.createFloor("Ground"))
         let location = try await api.createLocation(in: room, x: 4, y: 4)
         _ = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(location.id)))
 
         let receiver = try NotifySocketReceiver(abstract: true)
         let state = folder.path("scannerd-state")
+        let tokenFile = try writeTokenFile(try await switchd.issueScannerToken(name: "scannerd"), in: folder, label: "scannerd")
         let scannerd = try ManagedProcess(
             name: "scannerd", executable: try Binaries.url("scannerd"),
             arguments: [
-                "run", "--switchd", switchd.baseURL.absoluteString, "--state-dir", state, "--radio", "simulated",
+                "run", "--switchd", switchd.baseURL.absoluteString, "--token-file", tokenFile, "--state-dir", state, "--radio", "simulated",
                 "--sim-wifi-scan-ms", "100", "--counters-interval-s", "1",
                 // Nothing is sealed by size or age while the test runs: SIGTERM must seal it.
                 "--batch-size", "5000", "--batch-age-ms", "600000", "--events", folder.path("events.jsonl"),
