@@ -3,11 +3,11 @@
 protocol HCIChannel: AnyObject {
     /// Writes one packet (H4 type byte first). Throws ``SystemError`` (`ENETDOWN` when the
     /// controller is down, `EPERM` without CAP_NET_RAW).
-    func send(_ packet: [UInt8]) throws(SystemError)
+    func send(_ packet: [UInt8]) throws
     /// The next packet (H4 type byte first), or nil when none arrives within `timeout`. Throws
     /// ``SystemError`` when the read fails (`ENETDOWN`, `ENODEV`, `EIO`, `EPIPE` when the
     /// controller went away).
-    func receive(timeout: Duration) throws(SystemError) -> [UInt8]?
+    func receive(timeout: Duration) throws -> [UInt8]?
     /// False once the controller is no longer registered or no longer up.
     func isUp() -> Bool
     /// Restores the socket filter found at opening and closes the socket. Failures are ignored:

@@ -106,7 +106,7 @@ struct HCIScanLoop: Sendable {
             let packet: [UInt8]?
             do {
                 packet = try armed.channel.receive(timeout: readSlice)
-            } catch where Self.lostErrnos.contains(error.errno) {
+            } catch let error as SystemError where Self.lostErrnos.contains(error.errno) {
                 return .lost("\(error)")
             }
             guard let packet else {

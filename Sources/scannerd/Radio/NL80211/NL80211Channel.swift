@@ -14,6 +14,6 @@ protocol NL80211Channel: AnyObject {
     /// The next datagram (one or more netlink messages), or nil when none arrives within
     /// `timeout`. Throws ``SystemError``; `ENOBUFS` means the kernel dropped messages for want of
     /// room in the receive buffer.
-    func receive(timeout: Duration) throws(SystemError) -> [UInt8]?
+    func receive(timeout: Duration) throws -> [UInt8]?
     func close()
 }

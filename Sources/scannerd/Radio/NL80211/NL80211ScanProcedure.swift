@@ -108,9 +108,8 @@ extension NL80211ScanProcedure {
         let datagram: [UInt8]?
         do {
             datagram = try channel.receive(timeout: limits.readSlice)
-        } catch {
-            if error.errno == ENOBUFS { return .overrun }
-            throw error
+        } catch let error as SystemError where error.errno == ENOBUFS {
+            return .overrun
         }
         guard let datagram else { return .nothing }
         do {
