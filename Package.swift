@@ -37,6 +37,10 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // BlueZ's libbluetooth, for the BLE source's raw HCI socket.
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // libnl-genl-3 and the kernel's nl80211 header, for the Wi-Fi source.
+        .systemLibrary(name: "CNetlinkGenl", pkgConfig: "libnl-genl-3.0", providers: [.apt(["libnl-genl-3-dev"])]),
 
         .executableTarget(
             name: "switchd",
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan", "CZlib", "DaemonSupport",
+                "Scan", "CZlib", "CBluetooth", "CNetlinkGenl", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

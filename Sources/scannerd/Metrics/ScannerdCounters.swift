@@ -3,18 +3,21 @@ import Scan
 import Synchronization
 
 /// What this scannerd run has counted, shared by the parts that count: the scan session
-/// (advertisements, Wi-Fi scans), the radios (parse errors, recoveries) and the uploader
+/// (advertisements, Wi-Fi scans), the real radios (parse errors, recoveries, through
+/// ``RadioCounters``) and the uploader
 /// (retries). Created once per run; ``CounterReporter`` sends a snapshot to switchd.
 final class ScannerdCounters: Sendable {
     /// Tells switchd that counts start again from zero (see ``ScannerCounters/run``).
     let run = UUID()
     let advertisements = Atomic<Int>(0)
     let wifiScans = Atomic<Int>(0)
-    let parseErrors = Atomic<Int>(0)
-    let radioRecoveries = Atomic<Int>(0)
     let uploadRetries = Atomic<Int>(0)
+    /// The real radios' own counts: malformed reports (parse errors) and recoveries.
+    let radio: RadioCounters
 
-    init() {}
+    init(radio: RadioCounters = RadioCounters()) {
+        self.radio = radio
+    }
 
     /// The counts now, with the spool's depth measured by the caller.
     func snapshot(spoolDepth: Int) -> ScannerCounters {
@@ -22,8 +25,8 @@ final class ScannerdCounters: Sendable {
             run: run,
             advertisements: advertisements.load(ordering: .relaxed),
             wifiScans: wifiScans.load(ordering: .relaxed),
-            parseErrors: parseErrors.load(ordering: .relaxed),
-            radioRecoveries: radioRecoveries.load(ordering: .relaxed),
+            parseErrors: radio.snapshot.malformedReports,
+            radioRecoveries: radio.snapshot.radioRecoveries,
             uploadRetries: uploadRetries.load(ordering: .relaxed),
             spoolDepth: spoolDepth
         )
