@@ -4,12 +4,12 @@ radio_lab_failures=0
 
 # check NAME COMMAND [ARGS...]: runs the command; prints "PASS: NAME (S s)" or "FAIL: NAME (S s)".
 check() {
-    local name="$1" started ended
+    local check_name="$1" started ended
     shift
     started=$(cut -d' ' -f1 /proc/uptime)
     if "$@"; then verdict=PASS; else verdict=FAIL; radio_lab_failures=$((radio_lab_failures + 1)); fi
     ended=$(cut -d' ' -f1 /proc/uptime)
-    echo "$verdict: $name ($(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.1f", b - a }') s)" | tee -a "$RADIO_LAB_RESULTS/checks"
+    echo "$verdict: $check_name ($(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.1f", b - a }') s)" | tee -a "$RADIO_LAB_RESULTS/checks"
 }
 
 # jq_any FILE FILTER: true when some JSON line of FILE satisfies FILTER; shows the file when none does.
