@@ -68,3 +68,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets for the wire decoders in Scan, only when FLOORSCAN_FUZZ is set: they have no
+// `main` of their own (libFuzzer's comes with -sanitize=fuzzer), so a plain `swift build` could not
+// link them. scripts/fuzz builds them in .build-fuzz with
+// `-Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`.
+if Context.environment["FLOORSCAN_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport"))
+    for name in ["fuzz-hci", "fuzz-advertising", "fuzz-netlink"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["Scan", "FuzzSupport"]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

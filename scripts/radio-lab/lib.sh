@@ -8,8 +8,8 @@ radio_lab_cache="${RADIO_LAB_CACHE:-$radio_lab_root/.build/radio-lab}"
 # What the lab needs on the host; the VM sees the same files through the read-only 9p root.
 radio_lab_packages=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iw hostapd wireless-regdb xz-utils python3 jq bluez)
 
-# Installs the missing packages with apt-get. Fails (exit 1) when they cannot be installed: the lab
-# must not skip silently.
+# Installs the missing packages with apt-get. Returns 1 (with a message) when they cannot be
+# installed; callers fail loudly then, the lab never skips silently.
 radio_lab_install_packages() {
     local missing=()
     for package in "${radio_lab_packages[@]}"; do
@@ -22,7 +22,7 @@ radio_lab_install_packages() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || {
         echo "error: radio lab: could not install ${missing[*]}" >&2
-        exit 1
+        return 1
     }
 }
 

@@ -4,8 +4,8 @@
 It creates a primary controller (hciN), answers the HCI commands the kernel and a raw-socket scanner
 send with Command Complete, and while scanning is enabled emits one LE Advertising Report per beacon
 every --interval seconds (LE Extended Advertising Reports when the scan was enabled with the extended
-commands, which it claims only with --extended). With --vanish-after it closes /dev/vhci (the
-controller disappears) and reopens it --absent-for seconds later (a new controller appears), as a
+commands, which it claims only with --extended). With --vanish-after it closes /dev/vhci that many
+seconds after a scan was first enabled (the controller disappears) and reopens it --absent-for seconds later (a new controller appears), as a
 radio that drops off the bus and comes back.
 
 Standard library only. Exits 1 with a message when /dev/vhci cannot be opened or the kernel refuses
@@ -194,7 +194,7 @@ def main():
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between advertising rounds")
     parser.add_argument("--extended", action="store_true", help="claim and answer the LE extended scan commands")
     parser.add_argument("--bring-up", action="store_true", help="power the controller on (HCIDEVUP) after creating it")
-    parser.add_argument("--vanish-after", type=float, help="close /dev/vhci this many seconds after start")
+    parser.add_argument("--vanish-after", type=float, help="close /dev/vhci this many seconds after scanning is first enabled")
     parser.add_argument("--absent-for", type=float, default=2.0, help="seconds before reopening it")
     parser.add_argument("--return-rssi-shift", type=int, default=0,
                         help="dB added to every beacon's RSSI once the controller is back (tells its reports apart)")
@@ -207,13 +207,16 @@ def main():
     started = time.monotonic()
     controller = Controller(args)
     next_round = time.monotonic()
-    vanish_at = started + args.vanish_after if args.vanish_after is not None else None
+    vanish_at = None
+    vanish_pending = args.vanish_after is not None
     while args.seconds is None or time.monotonic() - started < args.seconds:
+        if vanish_pending and vanish_at is None and controller.scanning:
+            vanish_at = time.monotonic() + args.vanish_after
         if vanish_at is not None and time.monotonic() >= vanish_at:
             controller.close()
             time.sleep(args.absent_for)
             controller = Controller(args)
-            vanish_at = None
+            vanish_at, vanish_pending = None, False
             for beacon in beacons:
                 beacon["rssi"] += args.return_rssi_shift
         readable, _, _ = select.select([controller.fd], [], [], max(0.0, next_round - time.monotonic()))
