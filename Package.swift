@@ -69,9 +69,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer targets for the wire decoders in Scan, only when FLOORSCAN_FUZZ is set: they have no
-// `main` of their own (libFuzzer's comes with -sanitize=fuzzer), so a plain `swift build` could not
-// link them. scripts/fuzz builds them in .build-fuzz with
+// libFuzzer targets for the wire decoders in Scan, only when FLOORSCAN_FUZZ is set: their entry
+// hands the process to libFuzzer, which only -sanitize=fuzzer links in, so a plain `swift build`
+// could not link them. scripts/fuzz builds them in .build-fuzz with
 // `-Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`.
 if Context.environment["FLOORSCAN_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport"))

@@ -13,3 +13,9 @@ public func fuzzAdvertising(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     _ = try? BeaconFrame.all(in: structures)
     return 0
 }
+
+/// The process entry SwiftPM's link expects (see `runLibFuzzer`).
+@_cdecl("fuzz_advertising_main")
+public func fuzzAdvertisingMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runLibFuzzer(argc: argc, argv: argv, fuzzAdvertising)
+}

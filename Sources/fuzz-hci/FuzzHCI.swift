@@ -25,3 +25,9 @@ private func decode(_ event: HCIEventPacket) {
         _ = try? BeaconFrame.all(in: structures)
     }
 }
+
+/// The process entry SwiftPM's link expects (see `runLibFuzzer`).
+@_cdecl("fuzz_hci_main")
+public func fuzzHCIMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runLibFuzzer(argc: argc, argv: argv, fuzzHCI)
+}

@@ -27,3 +27,9 @@ private func decodeScanResult(_ attributes: [NetlinkAttribute]) {
         }
     }
 }
+
+/// The process entry SwiftPM's link expects (see `runLibFuzzer`).
+@_cdecl("fuzz_netlink_main")
+public func fuzzNetlinkMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runLibFuzzer(argc: argc, argv: argv, fuzzNetlink)
+}
