@@ -26,6 +26,17 @@ jq_none() {
     return 1
 }
 
+# run_scannerd NAME ARGS...: runs scannerd (the guest's $scannerd) with ARGS under a timeout of
+# $scan_timeout s (default 120), stdout into $RADIO_LAB_RESULTS/NAME.json and stderr into NAME.err;
+# shows the end of stderr when it fails.
+run_scannerd() {
+    run_name="$1"; shift
+    timeout "${scan_timeout:-120}" "$scannerd" "$@" >"$RADIO_LAB_RESULTS/$run_name.json" 2>"$RADIO_LAB_RESULTS/$run_name.err"
+    run_status=$?
+    [ "$run_status" -eq 0 ] || { echo "  scannerd exited $run_status"; tail -5 "$RADIO_LAB_RESULTS/$run_name.err" | sed 's/^/  ! /'; }
+    return $run_status
+}
+
 # uptime_now: seconds since boot, for timings inside the VM.
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
 
