@@ -22,6 +22,10 @@ let package = Package(
         .target(name: "Scan"),
         // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // BlueZ's libbluetooth, for the BLE source's raw HCI socket.
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // libnl-genl-3 and the kernel's nl80211 header, for the Wi-Fi source.
+        .systemLibrary(name: "CNetlinkGenl", pkgConfig: "libnl-genl-3.0", providers: [.apt(["libnl-genl-3-dev"])]),
 
         .executableTarget(
             name: "switchd",
@@ -37,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan", "CZlib",
+                "Scan", "CZlib", "CBluetooth", "CNetlinkGenl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -13,12 +13,15 @@ struct Scannerd {
     let services: [any Service]
     let spool: Spool
     let events: EventLog
+    /// What the real radios have done; zero with the simulated source.
+    let radioCounters = RadioCounters()
     let logger: Logger
     /// Held while this value lives: one scannerd per state directory.
     private let lock: DirectoryLock
 
     /// Builds every part. Throws when the state directory cannot be made or is in use by another
-    /// scannerd, the event log cannot be opened, or the spool cannot recover what a previous run left.
+    /// scannerd, the event log cannot be opened, the spool cannot recover what a previous run left,
+    /// or `--radio hardware` finds no radio.
     init(_ configuration: ScannerdConfiguration, http: any HTTPClient, logger: Logger) throws {
         lock = try Self.claimStateDirectory(configuration)
         let events = try EventLog(configuration.events, logger: logger)
@@ -28,7 +31,7 @@ struct Scannerd {
             events: events, logger: logger
         )
         let api = SwitchdAPI(baseURL: configuration.switchd, client: http)
-        let radio = Self.radio(configuration, api: api, logger: logger)
+        let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(
             of: NewPosition.self, bufferingPolicy: .bufferingNewest(PositionPoster.queueLimit)
@@ -72,20 +75,31 @@ struct Scannerd {
     }
 
     /// The radio source `--radio` asks for, said once in the log with the reason.
-    private static func radio(_ configuration: ScannerdConfiguration, api: SwitchdAPI, logger: Logger) -> any RadioSource {
-        let decision = RadioDecision.decide(configuration.radio, adapters: .detect())
-        let settings = configuration.simulation
-        logger.info("radio source", metadata: [
-            "source": "\(decision.source.rawValue)", "why": "\(decision.reason)", "seed": "\(settings.seed)",
-            "trajectory": "\(settings.trajectoryText)", "followSurvey": "\(settings.followSurvey)",
-        ])
+    private static func radio(
+        _ configuration: ScannerdConfiguration, api: SwitchdAPI, counters: RadioCounters, events: EventLog, logger: Logger
+    ) throws -> any RadioSource {
+        let hardware = configuration.hardware
+        let decision = try RadioDecision.decide(
+            configuration.radio, adapters: .detect(), hciDevice: hardware.hciDevice, wifiInterface: hardware.wifiInterface
+        )
         switch decision.source {
         case .simulated:
+            let settings = configuration.simulation
+            logger.info("radio source", metadata: [
+                "source": "\(decision.source.name)", "why": "\(decision.reason)", "seed": "\(settings.seed)",
+                "trajectory": "\(settings.trajectoryText)", "followSurvey": "\(settings.followSurvey)",
+            ])
             let positions = SurveyPositions { locationID in
                 let location = try await api.location(locationID, timeout: SimulatedRadio.locationTimeout)
                 return PlanPoint(x: location.x, y: location.y)
             }
             return SimulatedRadio(floor: .demo(), settings: settings, surveyPositions: positions, logger: logger)
+        case .hardware(let bluetooth, let wifi):
+            logger.info("radio source", metadata: [
+                "source": "\(decision.source.name)", "why": "\(decision.reason)",
+                "bluetooth": "\(bluetooth ?? "none")", "wifi": "\(wifi ?? "none")",
+            ])
+            return HardwareRadio(bluetooth: bluetooth, wifi: wifi, settings: hardware, counters: counters, events: events, logger: logger)
         }
     }
 }

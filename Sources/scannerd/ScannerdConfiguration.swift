@@ -9,6 +9,7 @@ struct ScannerdConfiguration: Sendable {
     var stateDirectory: String
     var radio: RadioChoice
     var simulation: SimulationSettings
+    var hardware = HardwareRadioSettings()
     var batchSize: Int
     var batchAge: Duration
     var events: EventLog.Destination

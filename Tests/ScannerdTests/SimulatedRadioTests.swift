@@ -148,15 +148,6 @@ struct SimulatedRadioTests {
         await subject.prepare(for: survey)
         #expect(await subject.air.position(at: .now) == PlanPoint(x: 30, y: 15), "without a location, back on the trajectory")
     }
-
-    @Test func autoChoosesTheSimulationAndSaysWhy() {
-        let none = RadioDecision.decide(.auto, adapters: DetectedAdapters(bluetooth: [], wifi: []))
-        #expect(none.source == .simulated)
-        #expect(none.reason.contains("no Bluetooth or Wi-Fi adapter"))
-        let some = RadioDecision.decide(.auto, adapters: DetectedAdapters(bluetooth: ["hci0"], wifi: ["phy0"]))
-        #expect(some.source == .simulated)
-        #expect(some.reason.contains("hci0") && some.reason.contains("phy0"))
-    }
 }
 
 /// A list appended to from concurrent code.

@@ -19,8 +19,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Directory for the spool and the last known switch.")
     var stateDirectory: String = ScannerdConfiguration.defaultStateDirectory
 
-    @Option(help: "Radio source: auto (real radios when this build has them, else simulated) or simulated.")
+    @Option(help: "Radio source: auto (the machine's radios when it has any, else simulated), simulated, or hardware (fails without a radio).")
     var radio: RadioChoice = .auto
+
+    @Option(name: .customLong("hci-device"), help: "Bluetooth controller to scan with (default: the first the kernel lists, usually hci0).")
+    var hciDevice: String?
+
+    @Option(name: .customLong("wifi-interface"), help: "Wi-Fi interface to scan with (default: the first in /sys/class/net with phy80211).")
+    var wifiInterface: String?
+
+    @OptionGroup(title: "BLE scanning")
+    var ble: BLEScanOptions
+
+    @OptionGroup(title: "Wi-Fi scanning")
+    var wifi: WiFiScanOptions
 
     @Option(
         name: .customLong("sim-trajectory"),
@@ -94,6 +106,7 @@ struct RunCommand: AsyncParsableCommand {
                 seed: simSeed ?? UInt64.random(in: 0...UInt64.max), advertisingRate: simAdvertisingHz,
                 wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
             ),
+            hardware: HardwareRadioSettings(hciDevice: hciDevice, ble: ble.settings(), wifiInterface: wifiInterface, wifi: wifi.settings),
             batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
             events: events.map(EventLog.Destination.init(argument:)) ?? .none,
             locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS))
@@ -101,12 +114,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        bootstrapLogging(logLevel)
         let logger = Logger(label: "scannerd")
         let scannerd = try Scannerd(scannerdConfiguration, http: URLSessionHTTPClient(), logger: logger)
         try await scannerd.run()

@@ -11,6 +11,7 @@ struct EventLine: Encodable {
     enum CodingKeys: String, CodingKey {
         case event, monotonicNs, time
         case revision, scanning, mode, batchID, count, ids, stored, duplicate, status, position
+        case radio, device, error, attempts
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -40,6 +41,14 @@ struct EventLine: Encodable {
         case .rejected(let batchID, let status):
             try c.encode(batchID, forKey: .batchID)
             try c.encode(status, forKey: .status)
+        case .radioLost(let radio, let device, let error):
+            try c.encode(radio, forKey: .radio)
+            try c.encode(device, forKey: .device)
+            try c.encode(error, forKey: .error)
+        case .radioRecovered(let radio, let device, let attempts):
+            try c.encode(radio, forKey: .radio)
+            try c.encode(device, forKey: .device)
+            try c.encode(attempts, forKey: .attempts)
         }
     }
 }

@@ -18,6 +18,10 @@ enum ScannerEvent: Sendable, Equatable {
     case acked(batchID: UUID, stored: Int, duplicate: Bool)
     /// switchd refused a batch for good; it is kept in `rejected/`.
     case rejected(batchID: UUID, status: Int)
+    /// A real radio (`radio` is `ble` or `wifi`) went down or away; scannerd is reopening it.
+    case radioLost(radio: String, device: String, error: String)
+    /// A lost radio is scanning again, after `attempts` reopenings.
+    case radioRecovered(radio: String, device: String, attempts: Int)
 
     /// The `"event"` field.
     var name: String {
@@ -29,6 +33,8 @@ enum ScannerEvent: Sendable, Equatable {
         case .sealed: "sealed"
         case .acked: "acked"
         case .rejected: "rejected"
+        case .radioLost: "radioLost"
+        case .radioRecovered: "radioRecovered"
         }
     }
 }

@@ -1,0 +1,31 @@
+import Logging
+
+/// The BLE source of a real controller: ``HCIScanLoop`` on a thread of its own.
+struct HCIBLEScanner: BLEScanner {
+    let loop: HCIScanLoop
+
+    init(
+        device: String, settings: HCIScanSettings, counters: RadioCounters, events: EventLog, logger: Logger,
+        open: @escaping @Sendable (String) throws -> any HCIChannel = { try HCISocket(device: $0) }
+    ) {
+        loop = HCIScanLoop(device: device, settings: settings, open: open, counters: counters, events: events, logger: logger)
+    }
+
+    /// The iBeacon readings heard. The stream throws when the controller cannot be armed at the
+    /// start; a controller lost later is recovered without ending it.
+    func advertisements() -> AsyncThrowingStream<RadioReading, any Error> {
+        let loop = self.loop
+        return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
+            try loop.run(stop: stop) { heard in heard.readings.forEach(deliver) }
+        }.0
+    }
+
+    /// Every advertisement heard, beacon or not, and the signal that stops the scan (the stream
+    /// then finishes once scanning is disabled and the socket closed).
+    func heardAdvertisements() -> (AsyncThrowingStream<HeardAdvertisement, any Error>, StopSignal) {
+        let loop = self.loop
+        return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
+            try loop.run(stop: stop, deliver: deliver)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Glibc
+import Logging
+
+/// The BLE source's work on its own thread: arm the controller, read advertisements until told to
+/// stop, and heal a lost controller.
+///
+/// A controller that goes down or away (reads fail with `ENETDOWN`, `ENODEV`, `EIO`, `EPIPE`, or
+/// it is no longer up after a quiet spell) is logged, counted and recorded on the event log, then
+/// reopened and re-armed with backoff until it is back or the loop is stopped; the stream of
+/// advertisements goes on meanwhile. A malformed report is counted and skipped.
+struct HCIScanLoop: Sendable {
+    let device: String
+    let settings: HCIScanSettings
+    /// Opens the controller's channel; ``HCISocket/init(device:)`` outside tests.
+    let open: @Sendable (String) throws -> any HCIChannel
+    let counters: RadioCounters
+    let events: EventLog
+    let logger: Logger
+
+    /// How long one read waits before the stop signal is looked at again.
+    var readSlice: Duration = .milliseconds(250)
+    /// After this long without a packet, whether the controller is still up is checked.
+    var healthCheckAfter: Duration = .seconds(1)
+    /// After this long without an advertisement, scanning is armed again: another program (or
+    /// the kernel) may have turned it off.
+    var rearmAfterSilence: Duration = .seconds(30)
+    var retryInitial: Duration = .milliseconds(500)
+    var retryMaximum: Duration = .seconds(10)
+    var commandTimeout: Duration = .seconds(2)
+
+    /// Read errors that mean the controller went down or away, and are recovered from.
+    static let lostErrnos: Set<CInt> = [ENETDOWN, ENODEV, EIO, EPIPE, EBADFD, ENXIO]
+
+    private struct Armed {
+        let channel: any HCIChannel
+        let commands: HCIScanCommandSet
+    }
+
+    private enum Ending {
+        case stopped
+        case lost(String)
+    }
+
+    /// Scans until `stop` is set, then disables scanning and closes the socket. Throws when the
+    /// controller cannot be opened and armed at the start (no such device, no permission, a
+    /// command refused), or on a read error that is not a lost controller.
+    func run(stop: StopSignal, deliver: (HeardAdvertisement) -> Void) throws {
+        var armed = try arm()
+        logger.info("BLE scanning", metadata: [
+            "device": "\(device)", "commands": "\(armed.commands.rawValue)", "scan": "\(settings.scanType.rawValue)",
+            "intervalMs": "\(settings.intervalMilliseconds)", "windowMs": "\(settings.windowMilliseconds)",
+        ])
+        while true {
+            switch try listen(armed, stop: stop, deliver: deliver) {
+            case .stopped:
+                disarm(armed)
+                return
+            case .lost(let reason):
+                armed.channel.close()
+                counters.add(\.radioFailures)
+                logger.warning("radio lost; reopening it with backoff", metadata: ["device": "\(device)", "why": "\(reason)"])
+                events.record(.radioLost(radio: "ble", device: device, error: reason))
+                guard let recovered = rearm(stop: stop) else { return }
+                armed = recovered.armed
+                counters.add(\.radioRecoveries)
+                logger.notice("radio recovered", metadata: [
+                    "device": "\(device)", "attempts": "\(recovered.attempts)", "commands": "\(armed.commands.rawValue)",
+                ])
+                events.record(.radioRecovered(radio: "ble", device: device, attempts: recovered.attempts))
+            }
+        }
+    }
+
+    private func arm() throws -> Armed {
+        let channel = try open(device)
+        do {
+            let commands = try controller(channel).startScanning(settings)
+            return Armed(channel: channel, commands: commands)
+        } catch {
+            channel.close()
+            throw error
+        }
+    }
+
+    /// Nil when stopped before the controller came back; otherwise it and the attempts it took.
+    private func rearm(stop: StopSignal) -> (armed: Armed, attempts: Int)? {
+        var backoff = Backoff(initial: retryInitial, maximum: retryMaximum)
+        var attempts = 0
+        while !stop.wait(for: backoff.nextDelay()) {
+            attempts += 1
+            do {
+                return (try arm(), attempts)
+            } catch {
+                logger.info("the controller is not back yet", metadata: ["device": "\(device)", "attempt": "\(attempts)", "error": "\(error)"])
+            }
+        }
+        return nil
+    }
+
+    private func listen(_ armed: Armed, stop: StopSignal, deliver: (HeardAdvertisement) -> Void) throws -> Ending {
+        let clock = ContinuousClock()
+        var lastPacket = clock.now
+        var lastAdvertisement = clock.now
+        while !stop.isStopped {
+            let packet: [UInt8]?
+            do {
+                packet = try armed.channel.receive(timeout: readSlice)
+            } catch where Self.lostErrnos.contains(error.errno) {
+                return .lost("\(error)")
+            }
+            guard let packet else {
+                if clock.now - lastPacket >= healthCheckAfter {
+                    guard armed.channel.isUp() else { return .lost("\(device) is down or no longer registered") }
+                    lastPacket = clock.now
+                }
+                if clock.now - lastAdvertisement >= rearmAfterSilence {
+                    lastAdvertisement = clock.now
+                    try rearmInPlace(armed)
+                }
+                continue
+            }
+            lastPacket = clock.now
+            let decoded = HeardAdvertisement.decode(packet, at: Date())
+            for error in decoded.malformed {
+                counters.add(\.malformedReports)
+                logger.debug("skipped a malformed advertising report", metadata: ["device": "\(device)", "error": "\(error)"])
+            }
+            for heard in decoded.heard {
+                counters.add(\.advertisements)
+                deliver(heard)
+            }
+            if !decoded.heard.isEmpty { lastAdvertisement = clock.now }
+        }
+        return .stopped
+    }
+
+    /// Turns scanning on again after a long silence. A lost controller shows up on the next read.
+    private func rearmInPlace(_ armed: Armed) throws {
+        logger.info("no advertisement for a while; arming the scan again", metadata: ["device": "\(device)"])
+        do {
+            try controller(armed.channel).run(armed.commands.enable(true), tolerating: [HCIError.commandDisallowed])
+        } catch let error as SystemError where Self.lostErrnos.contains(error.errno) {
+            return
+        } catch let error as HCIError {
+            logger.warning("arming the scan again failed", metadata: ["device": "\(device)", "error": "\(error)"])
+        }
+    }
+
+    private func disarm(_ armed: Armed) {
+        do {
+            try controller(armed.channel).stopScanning(armed.commands)
+        } catch {
+            logger.info("could not disable scanning; the controller may be gone", metadata: ["device": "\(device)", "error": "\(error)"])
+        }
+        armed.channel.close()
+    }
+
+    private func controller(_ channel: any HCIChannel) -> HCIController {
+        HCIController(channel: channel, device: device, commandTimeout: commandTimeout)
+    }
+}

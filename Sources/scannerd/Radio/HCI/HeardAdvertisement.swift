@@ -1,0 +1,50 @@
+import CBluetooth
+import Foundation
+import Scan
+
+/// One LE advertisement as the controller reported it, with the beacon frames in its data.
+struct HeardAdvertisement: Sendable, Equatable {
+    var time: Date
+    var advertisement: LEAdvertisement
+    var frames: [BeaconFrame]
+
+    /// What one packet read from the raw socket (H4 type byte first) held.
+    struct Packet: Sendable, Equatable {
+        var heard: [HeardAdvertisement] = []
+        /// Why an event, or an advertisement's data, did not decode: each is one malformed report,
+        /// skipped. The other advertisements of the event are kept.
+        var malformed: [WireError] = []
+    }
+
+    /// Every advertisement in `packet`: none for packets that are not LE advertising reports.
+    static func decode(_ packet: [UInt8], at time: Date) -> Packet {
+        guard packet.first == UInt8(HCI_EVENT_PKT) else { return Packet() }
+        var result = Packet()
+        let advertisements: [LEAdvertisement]
+        do {
+            advertisements = try HCIEventPacket(bytes: Array(packet.dropFirst()), origin: 1).advertisements()
+        } catch {
+            result.malformed.append(error)
+            return result
+        }
+        for advertisement in advertisements {
+            do {
+                let structures = try ADStructure.parse(advertisement.data, origin: advertisement.dataOffset)
+                result.heard.append(HeardAdvertisement(time: time, advertisement: advertisement, frames: try BeaconFrame.all(in: structures)))
+            } catch {
+                result.malformed.append(error)
+            }
+        }
+        return result
+    }
+
+    /// The iBeacon readings in it: what positioning uses. None when the RSSI was not measured.
+    var readings: [RadioReading] {
+        guard let rssi = advertisement.rssi else { return [] }
+        return frames.compactMap { frame in
+            guard case .iBeacon(let beacon) = frame else { return nil }
+            let observation = BLEObservation(address: advertisement.address, beacon: beacon.id, txPower: beacon.measuredPower)
+            return RadioReading(observation: .ble(observation), rssi: rssi, time: time)
+        }
+    }
+}
