@@ -94,3 +94,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets for the wire decoders in Scan, only when FLOORSCAN_FUZZ is set: their entry
+// hands the process to libFuzzer, which only -sanitize=fuzzer links in, so a plain `swift build`
+// could not link them. scripts/fuzz builds them in .build-fuzz with
+// `-Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`.
+if Context.environment["FLOORSCAN_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport"))
+    for name in ["fuzz-hci", "fuzz-advertising", "fuzz-netlink"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["Scan", "FuzzSupport"]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
