@@ -5,6 +5,10 @@ import Glibc
 /// accepts, one thread per connection reads a request (headers and a Content-Length body) and
 /// answers it, then closes the connection. A handler returning nil never answers (the
 /// connection stays open until ``stop()``), like a long-poll with nothing to say.
+///
+/// A socket is closed only by the thread that uses it, once it is done: tests run in parallel,
+/// and a descriptor closed under a thread still about to `accept` on it may already be another
+/// test's listener, whose connections that thread would then steal.
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct Request: Sendable {
         var method: String
@@ -21,6 +25,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var held: [CInt] = []
     private var received: [Request] = []
+    private var stopped = false
 
     init(_ handler: @escaping Handler) throws {
         self.handler = handler
@@ -45,20 +50,29 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     var requests: [Request] { lock.withLock { received } }
 
-    /// Stops accepting and drops every connection still held.
+    /// Stops accepting and drops every connection still held. Shutting the listener down ends
+    /// the accept loop, which then closes it.
     func stop() {
+        let connections = lock.withLock {
+            stopped = true
+            defer { held = [] }
+            return held
+        }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in lock.withLock({ held }) {
+        for connection in connections {
             shutdown(connection, Int32(SHUT_RDWR))
             close(connection)
         }
     }
 
     private func acceptConnections() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
             Thread { [self] in serve(connection) }.start()
         }
     }
@@ -70,7 +84,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
         lock.withLock { received.append(request) }
         guard let (status, body) = handler(request) else {
-            lock.withLock { held.append(connection) }
+            let keep = lock.withLock {
+                if !stopped { held.append(connection) }
+                return !stopped
+            }
+            if !keep { close(connection) }
             return
         }
         var response = Data("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
