@@ -36,11 +36,40 @@ struct URLSessionHTTPClientTests {
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
         let client = URLSessionHTTPClient()
         let request = Task { try await client.send(HTTPRequest(.get, url, timeout: .seconds(40))) }
-        try await eventually("the request to arrive") { !server.requests.isEmpty }
+        try await eventually("the request to arrive", timeout: .seconds(30)) { !server.requests.isEmpty }
         let start = ContinuousClock.now
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }
         #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func aTaskCancelledBeforeItAsksSendsNothing() async throws {
+        let server = try LoopbackHTTPServer { _ in (200, Data()) }
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+        }
+        await #expect(throws: CancellationError.self) { try await request.value }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests.isEmpty)
+    }
+
+    /// libcurl's own timeout normally ends a silent exchange; the client's deadline is the backstop
+    /// for a transfer that libcurl never finishes, and here it is made to come first.
+    @Test func aSilentServerFailsTheRequestAtTheDeadline() async throws {
+        let server = try LoopbackHTTPServer { _ in nil }
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
+        let client = URLSessionHTTPClient(deadline: { _ in .milliseconds(500) })
+        let start = ContinuousClock.now
+        await #expect {
+            try await client.send(HTTPRequest(.get, url, timeout: .seconds(60)))
+        } throws: { error in
+            (error as? HTTPTransportError)?.code == .timedOut
+        }
+        #expect(ContinuousClock.now - start < .seconds(20), "well before libcurl's 60 s")
     }
 
     @Test func aRefusedConnectionThrows() async throws {
