@@ -11,6 +11,7 @@ actor SimulatedAdvertiser {
     private var schedule: AdvertisingSchedule
     private var heard: [RadioReading] = []
     private var lastWake: ContinuousClock.Instant
+    private var wallClock = WallClockAnchor()
 
     static let deliveryInterval: Duration = .milliseconds(10)
 
@@ -29,8 +30,9 @@ actor SimulatedAdvertiser {
             try await Task.sleep(until: wake, tolerance: .zero, clock: .continuous)
             let now = ContinuousClock.now
             lastWake = now
+            wallClock.follow(wallClock: .now, at: now)
             let due = schedule.takeDue(asOf: now)
-            heard = await air.advertisements(due.map { ($0.beacon, Date.now.addingTimeInterval(-(now - $0.sent).seconds)) })
+            heard = await air.advertisements(due.map { [wallClock] in ($0.beacon, wallClock.date(at: $0.sent)) })
             heard.reverse() // handed out from the end
         }
         return heard.popLast()
