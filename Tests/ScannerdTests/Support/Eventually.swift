@@ -3,16 +3,20 @@ import Testing
 
 struct TimedOut: Error, CustomStringConvertible {
     let what: String
-    var description: String { "timed out waiting for \(what)" }
+    /// What the test saw last, when it says; so a failure in CI can be understood from its log.
+    var saw: String? = nil
+    var description: String { "timed out waiting for \(what)" + (saw.map { "; saw: \($0)" } ?? "") }
 }
 
-/// Waits until `condition` holds, checking every few milliseconds; throws after `timeout`.
+/// Waits until `condition` holds, checking every few milliseconds; throws after `timeout`, with
+/// what `describe` says of the state then.
 func eventually(
-    _ what: String, timeout: Duration = .seconds(10), _ condition: () async throws -> Bool
+    _ what: String, timeout: Duration = .seconds(10), describe: (() async -> String)? = nil,
+    _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
+        guard ContinuousClock.now < deadline else { throw TimedOut(what: what, saw: await describe?()) }
         try await Task.sleep(for: .milliseconds(5))
     }
 }
