@@ -107,10 +107,11 @@ public func writeTokenFile(_ token: String, in folder: TemporaryFolder, label: S
 
 /// The first line of a token file.
 public func readToken(_ path: String) throws -> String {
-    guard let token = TokenFileText.token(in: try String(contentsOfFile: path, encoding: .utf8)) else {
-        throw HarnessError("\(path) holds no token")
+    do {
+        return try TokenFileText.read(path)
+    } catch {
+        throw HarnessError("\(path) \(error)")
     }
-    return token
 }
 
 /// One line of scannerd's `--events` log.

@@ -83,8 +83,7 @@ struct RunCommand: AsyncParsableCommand {
     )
     var tokenFile: String?
 
-    @Option(name: .customLong("log-level"), help: "Least severe log level written to standard error.")
-    var logLevel: Logger.Level = .info
+    @OptionGroup var logging: LoggingOptions
 
     /// More advertisements per second than this is no longer a plausible beacon.
     static let maximumAdvertisingRate = 10_000.0
@@ -130,8 +129,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        DaemonLogging.bootstrap(level: logLevel)
-        let logger = Logger(label: "scannerd")
+        let logger = logging.bootstrap()
         var configuration = scannerdConfiguration
         configuration.token = try tokenFile.map(SwitchdToken.read(from:))
         if configuration.token == nil {

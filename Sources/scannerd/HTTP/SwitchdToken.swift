@@ -21,16 +21,11 @@ struct SwitchdToken: Sendable, CustomStringConvertible, CustomDebugStringConvert
     ///
     /// - Throws: ``SwitchdTokenError`` naming the file when it cannot be read or holds no token.
     static func read(from path: String) throws -> SwitchdToken {
-        let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            return SwitchdToken(try TokenFileText.read(path))
         } catch {
-            throw SwitchdTokenError(path: path, reason: "cannot be read: \(error.localizedDescription)")
+            throw SwitchdTokenError(path: path, reason: error.description)
         }
-        guard let token = TokenFileText.token(in: text) else {
-            throw SwitchdTokenError(path: path, reason: "holds no token (one line, no spaces, expected)")
-        }
-        return SwitchdToken(token)
     }
 }
 

@@ -25,16 +25,14 @@ struct ScanBLECommand: AsyncParsableCommand {
     @Flag(help: "Use the legacy LE scan commands even when the controller has the extended ones.")
     var legacy = false
 
-    @Option(name: .customLong("log-level"), help: "Least severe log level written to standard error.")
-    var logLevel: Logger.Level = .info
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be more than 0, got \(seconds)") }
     }
 
     func run() async throws {
-        DaemonLogging.bootstrap(level: logLevel)
-        let logger = Logger(label: "scannerd")
+        let logger = logging.bootstrap()
         let counters = RadioCounters()
         let scanner = HCIBLEScanner(
             device: device, settings: ble.settings(legacyOnly: legacy), counters: counters,

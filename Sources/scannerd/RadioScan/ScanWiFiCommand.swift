@@ -22,16 +22,14 @@ struct ScanWiFiCommand: AsyncParsableCommand {
     @OptionGroup(title: "Wi-Fi scanning")
     var wifi: WiFiScanOptions
 
-    @Option(name: .customLong("log-level"), help: "Least severe log level written to standard error.")
-    var logLevel: Logger.Level = .info
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be more than 0, got \(count)") }
     }
 
     func run() async throws {
-        DaemonLogging.bootstrap(level: logLevel)
-        let logger = Logger(label: "scannerd")
+        let logger = logging.bootstrap()
         guard let name = interface ?? WiFiInterface.wirelessNames().first else { throw NL80211Error.noWirelessInterface }
         _ = try WiFiInterface.named(name) // A clear error before any netlink.
         let counters = RadioCounters()

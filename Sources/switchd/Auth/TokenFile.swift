@@ -35,16 +35,11 @@ enum TokenFile {
     ///
     /// - Throws: ``TokenFileError`` when the file cannot be read or holds no token.
     static func read(_ path: String) throws -> BearerToken {
-        let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            return BearerToken(try TokenFileText.read(path))
         } catch {
-            throw TokenFileError(path: path, reason: "cannot read it: \(error.localizedDescription)")
+            throw TokenFileError(path: path, reason: error.description)
         }
-        guard let token = TokenFileText.token(in: text) else {
-            throw TokenFileError(path: path, reason: "it holds no token (one line, no spaces, expected)")
-        }
-        return BearerToken(token)
     }
 }
 
