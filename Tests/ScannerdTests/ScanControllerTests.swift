@@ -88,9 +88,10 @@ struct ScanControllerTests {
         try await rig.waitFor("idle 3")
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(300))
-        // Generous: the suite runs ~250 tests at once on two cores; the point is that the session
-        // ends by itself, which it would not without its stop condition.
-        #expect(elapsed < .seconds(10))
+        // Generous: the suite runs ~400 tests at once on two cores, and a loaded disk can stall
+        // the spool's fsync for seconds; the point is that the session ends by itself, which it
+        // would not without its stop condition.
+        #expect(elapsed < .seconds(30))
         #expect(try await !rig.spooled().isEmpty)
         await rig.finish()
     }

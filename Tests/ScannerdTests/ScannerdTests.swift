@@ -57,7 +57,7 @@ struct ScannerdTests {
             let events = (try? String(contentsOfFile: directory.file("events.jsonl"), encoding: .utf8)) ?? "no event log"
             return "requests \(await client.requests.map { "\($0.method.rawValue) \($0.url.path)" }), events:\n\(events)"
         }
-        try await eventually("the survey to be scanned and every batch acknowledged", timeout: .seconds(30), describe: describe) {
+        try await eventually("the survey to be scanned and every batch acknowledged", describe: describe) {
             let timeline = try eventLog.sessionTimeline()
             let sealed = try eventLog.events("sealed").compactMap { $0["batchID"] as? String }
             let acked = try eventLog.events("acked").compactMap { $0["batchID"] as? String }

@@ -70,7 +70,8 @@ import Testing
             let start = clock.now
             let answer = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=5&wait=20", as: ScanSwitch.self)
             #expect(answer.revision == 1)
-            #expect(clock.now - start < .seconds(2))
+            // Far below the 20 s wait, and far above a loaded shared machine's worst stall.
+            #expect(clock.now - start < .seconds(10))
         }
     }
 
@@ -165,11 +166,11 @@ import Testing
             let clock = ContinuousClock()
             let on = try await client.patchSwitch(SwitchPatch(scanning: true, mode: .locate, stopAfter: .set(.seconds(0.3))))
             let start = clock.now
-            let stopped = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=\(on.revision)&wait=10", as: ScanSwitch.self)
+            let stopped = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=\(on.revision)&wait=60", as: ScanSwitch.self)
             let waited = clock.now - start
             #expect(stopped.revision == on.revision + 1)
             #expect(!stopped.scanning && stopped.stoppedBy == .stopCondition)
-            #expect(waited >= .milliseconds(200) && waited < .seconds(3), "turned off near its deadline, not at the wait's end: \(waited)")
+            #expect(waited >= .milliseconds(200) && waited < .seconds(30), "turned off near its deadline, not at the wait's end: \(waited)")
             let deadline = try #require(on.deadline)
             #expect(stopped.changedAt >= deadline)
         }

@@ -10,8 +10,12 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Waits until `condition` holds, checking every few milliseconds; throws after `timeout`, with
 /// what `describe` says of the state then.
+///
+/// The default is far above what any condition here needs (tenths of a second): the spool
+/// `fsync`s, and right after a build has written gigabytes a loaded machine has stalled those
+/// calls for seconds. Only a failing test waits that long.
 func eventually(
-    _ what: String, timeout: Duration = .seconds(10), describe: (() async -> String)? = nil,
+    _ what: String, timeout: Duration = .seconds(30), describe: (() async -> String)? = nil,
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
