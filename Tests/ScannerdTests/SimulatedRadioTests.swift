@@ -112,10 +112,13 @@ struct SimulatedRadioTests {
         #expect(readings.count == 30)
         // The first advertisement is due at once, then one every 10 ms: never faster than that
         // in wall-clock time, and stamped with exactly that schedule however loaded the machine
-        // is (an upper bound on wall-clock time would only measure the machine).
+        // is (an upper bound on wall-clock time would only measure the machine). One gap may
+        // hold a step of the wall clock, which the stamps follow: a shared CI machine's clock
+        // once jumped 1.8 s during this test.
         #expect(elapsed >= .milliseconds(280))
-        let span = readings[29].time.timeIntervalSince(readings[0].time)
-        #expect(abs(span - 0.29) < 0.005, "stamped 10 ms apart: \(span)")
+        let gaps = zip(readings.dropFirst(), readings).map { later, earlier in later.time.timeIntervalSince(earlier.time) }
+        let onSchedule = gaps.filter { abs($0 - 0.01) < 0.000_5 }.count
+        #expect(onSchedule >= gaps.count - 1, "stamped 10 ms apart: \(gaps)")
     }
 
     @Test func aWiFiScanTakesItsTime() async throws {
