@@ -1,13 +1,25 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The targets are split by the direction of dependency, so the compiler keeps the layers apart:
+//
+//   ScanContract ← Positioning ← Evaluation ← floorscan-evaluate
+//        ↑              ↑
+//        ├──────────────┴── switchd, scannerd, Harness, floorscan-bench
+//   RadioWire ← scannerd, fuzz-*        (RadioWire depends on nothing)
+//
+// switchd never compiles radio decoders (it does not depend on RadioWire), neither daemon carries
+// the dataset evaluator, its ZIP/XLSX readers or zlib (only floorscan-evaluate depends on
+// Evaluation), and the v1 contract imports only Foundation. docs/architecture.md has the picture,
+// drawn from this file by scripts/architecture-graph.
 let package = Package(
     name: "floorscan",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "Scan", targets: ["Scan"]),
+        .library(name: "ScanContract", targets: ["ScanContract"]),
         .executable(name: "switchd", targets: ["switchd"]),
         .executable(name: "scannerd", targets: ["scannerd"]),
+        .executable(name: "floorscan-evaluate", targets: ["floorscan-evaluate"]),
         .executable(name: "floorscan-bench", targets: ["floorscan-bench"]),
     ],
     dependencies: [
@@ -22,11 +34,22 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
-        // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
-        .target(name: "Scan"),
-        // The system's zlib, for reading gzipped datasets in `scannerd evaluate`.
+        // The v1 contract: domain types (Measurement, MACAddress, BeaconID, …), the v1 JSON of every
+        // endpoint, and the scan switch. Foundation only, no I/O; everything else builds on it.
+        .target(name: "ScanContract"),
+        // The radio wire formats scannerd reads: the bounds-checked byte reader, HCI events, LE
+        // advertising data and beacon frames, netlink and nl80211. Depends on nothing at all; its
+        // addresses and beacon IDs are wire values that scannerd maps into the contract.
+        .target(name: "RadioWire"),
+        // Positioning maths: Wi-Fi fingerprints and kNN, BLE path loss, trilateration and fusion,
+        // the radio map, RSSI filters, routes on the plan and the simulated floor. Pure, no I/O.
+        .target(name: "Positioning", dependencies: ["ScanContract"]),
+        // The offline evaluator's library: public-dataset parsers, the gzip/ZIP/XLSX readers behind
+        // them (zlib) and the error metrics. Only floorscan-evaluate and its tests use it.
+        .target(name: "Evaluation", dependencies: ["ScanContract", "Positioning", "CZlib"]),
+
         // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
-        // and the TOML configuration file (--config) read into their options.
+        // the TOML configuration file (--config) read into their options, and token files.
         .target(
             name: "DaemonSupport",
             dependencies: [
@@ -36,6 +59,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The system's zlib, for reading gzipped datasets in floorscan-evaluate.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // BlueZ's libbluetooth, for the BLE source's raw HCI socket.
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
@@ -45,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "switchd",
             dependencies: [
-                "Scan", "DaemonSupport",
+                "ScanContract", "Positioning", "DaemonSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -59,24 +83,40 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "Scan", "CZlib", "CBluetooth", "CNetlinkGenl", "DaemonSupport",
+                "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Starts real switchd/scannerd processes on loopback; shared by the end-to-end tests and the benchmark.
-        .target(name: "Harness", dependencies: ["Scan"]),
+        // Measures the positioning methods on public datasets and prints JSON metrics (what
+        // `scannerd evaluate` used to do); a lab tool, not shipped on the Pi.
+        .executableTarget(
+            name: "floorscan-evaluate",
+            dependencies: [
+                "ScanContract", "Positioning", "Evaluation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Starts real switchd/scannerd processes on loopback and finds the public datasets; shared
+        // by the end-to-end tests, the dataset suites and the benchmark.
+        .target(name: "Harness", dependencies: ["ScanContract", "DaemonSupport"]),
         .executableTarget(
             name: "floorscan-bench",
             dependencies: [
-                "Scan", "Harness",
+                "ScanContract", "Positioning", "Harness",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        .testTarget(name: "ScanTests", dependencies: ["Scan"]),
+        .testTarget(name: "ScanContractTests", dependencies: ["ScanContract", "Positioning"]),
+        .testTarget(name: "RadioWireTests", dependencies: ["RadioWire", "Harness"]),
+        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "ScanContract"]),
+        .testTarget(
+            name: "EvaluationTests",
+            dependencies: ["Evaluation", "floorscan-evaluate", "Positioning", "ScanContract", "Harness"]
+        ),
         .testTarget(
             name: "DaemonSupportTests",
             dependencies: ["DaemonSupport", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -84,25 +124,28 @@ let package = Package(
         .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "Scan", "Harness", "DaemonSupport",
+                "switchd", "ScanContract", "Positioning", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan", "DaemonSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
+        .testTarget(
+            name: "ScannerdTests",
+            dependencies: ["scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness"]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["ScanContract", "Positioning", "Harness"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer targets for the wire decoders in Scan, only when FLOORSCAN_FUZZ is set: their entry
-// hands the process to libFuzzer, which only -sanitize=fuzzer links in, so a plain `swift build`
-// could not link them. scripts/fuzz builds them in .build-fuzz with
+// libFuzzer targets for the wire decoders in RadioWire, only when FLOORSCAN_FUZZ is set: their
+// entry hands the process to libFuzzer, which only -sanitize=fuzzer links in, so a plain
+// `swift build` could not link them. scripts/fuzz builds them in .build-fuzz with
 // `-Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library`.
 if Context.environment["FLOORSCAN_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport"))
     for name in ["fuzz-hci", "fuzz-advertising", "fuzz-netlink"] {
-        package.targets.append(.executableTarget(name: name, dependencies: ["Scan", "FuzzSupport"]))
+        package.targets.append(.executableTarget(name: name, dependencies: ["RadioWire", "FuzzSupport"]))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

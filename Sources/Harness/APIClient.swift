@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Scan
+import ScanContract
 
 /// A small JSON client of switchd's v1 API, for tests and the benchmark.
 public struct APIClient: Sendable {

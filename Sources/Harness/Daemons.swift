@@ -1,5 +1,6 @@
+import DaemonSupport
 import Foundation
-import Scan
+import ScanContract
 
 /// A running `switchd` on loopback with its own state folder.
 public struct SwitchdInstance: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// A radio a scanner can hear and a fingerprint can hold: a Wi-Fi access point or an iBeacon.
 ///
@@ -41,7 +42,7 @@ public enum Emitter: Hashable, Sendable, Comparable, TextCodable {
     public static func < (lhs: Emitter, rhs: Emitter) -> Bool { lhs.description < rhs.description }
 }
 
-extension Measurement {
+extension ScanContract.Measurement {
     /// The radio this reading heard.
     public var emitter: Emitter {
         switch observation {

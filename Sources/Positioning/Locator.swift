@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// Where a scanner is, as it is posted to switchd: the position plus what the survey names there.
 public struct LocatedPosition: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// Everything a scanner needs to position itself offline: the floors, the beacons of known
 /// position, and the fingerprint of every surveyed location. switchd builds it from the survey

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Harness
-import Scan
+import ScanContract
 
 /// Flip → scanning: the time from sending a PATCH that turns the switch on to scannerd's radio
 /// being armed (its `scanning` event), both read on CLOCK_MONOTONIC. And flip → first stored

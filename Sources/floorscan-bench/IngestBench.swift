@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import Harness
-import Scan
+import Positioning
+import ScanContract
 
 /// switchd's ingest rate (HTTP + JSON + validation + storage, batches of `batchSize` posted
 /// `concurrency` at a time) next to the rate of inserting the very same rows into the very same
@@ -93,4 +94,4 @@ struct IngestBench {
     }
 }
 
-typealias Measurement = Scan.Measurement
+typealias Measurement = ScanContract.Measurement

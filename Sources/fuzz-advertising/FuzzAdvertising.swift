@@ -1,5 +1,5 @@
 import FuzzSupport
-import Scan
+import RadioWire
 
 /// libFuzzer entry: the input is advertising data (a sequence of AD structures), decoded into
 /// structures, manufacturer and service data, and beacon frames (iBeacon, Eddystone-UID, AltBeacon).

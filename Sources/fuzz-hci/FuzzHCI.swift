@@ -1,5 +1,5 @@
 import FuzzSupport
-import Scan
+import RadioWire
 
 /// libFuzzer entry: the input is one HCI event packet (no H4 type byte) or, when it starts with
 /// "btsnoop", a whole btsnoop capture. Every decoder on the path from bytes to beacon frames runs.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Scan
+import RadioWire
 
 /// libFuzzer entry: the input is read both as netlink messages (headers, generic netlink, error
 /// messages with extended ack) and as the attribute stream of one nl80211 scan result (the form of

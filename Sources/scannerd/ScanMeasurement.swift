@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// Foundation has a `Measurement` too; in scannerd the word always means a radio reading.
-typealias Measurement = Scan.Measurement
+typealias Measurement = ScanContract.Measurement

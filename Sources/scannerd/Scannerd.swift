@@ -1,7 +1,8 @@
 import DaemonSupport
 import Foundation
 import Logging
-import Scan
+import Positioning
+import ScanContract
 import ServiceLifecycle
 
 /// scannerd wired together: the spool, the uploader, the position poster, the scan controller,

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// Everything `scannerd run` was told.
 struct ScannerdConfiguration: Sendable {

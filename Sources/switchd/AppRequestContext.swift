@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Scan
+import ScanContract
 
 /// The per-request context: v1 JSON coding (``JSONCoding``), the configured body limit and the
 /// caller.

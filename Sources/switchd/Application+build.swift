@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
-import Scan
+import ScanContract
 
 /// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
 /// service and, under systemd, the watchdog and the stop notice. `main` and the tests both call this.

@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import Scan
+import ScanContract
 import Testing
 
 /// Hostile and careless requests against a real switchd over a real socket: each gets its precise

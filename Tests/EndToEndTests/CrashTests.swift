@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import Scan
+import ScanContract
 import Testing
 
 /// Nothing lost, nothing duplicated: while scannerd uploads thousands of readings, switchd is

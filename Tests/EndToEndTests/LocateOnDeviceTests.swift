@@ -1,6 +1,7 @@
 import Foundation
 import Harness
-import Scan
+import Positioning
+import ScanContract
 import Testing
 
 /// On-device positioning with real processes: the admin surveys a grid on the simulated floor and

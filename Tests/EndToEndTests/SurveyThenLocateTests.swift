@@ -1,6 +1,7 @@
 import Foundation
 import Harness
-import Scan
+import Positioning
+import ScanContract
 import Testing
 
 /// The main loop with real processes on loopback: an admin surveys two locations, then switches

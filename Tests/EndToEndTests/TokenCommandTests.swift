@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import Scan
+import ScanContract
 import Testing
 
 /// `switchd token issue|list|revoke` on a real state folder, next to a running switchd, and what

@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import Scan
+import ScanContract
 import Testing
 
 /// Both daemons started as systemd starts a `Type=notify` unit with `WatchdogSec=`: a real notify

@@ -1,5 +1,5 @@
+@testable import Positioning
 import Testing
-@testable import Scan
 
 @Suite("Best-match vote (the seed system's method)")
 struct BestMatchVoteLocatorTests {

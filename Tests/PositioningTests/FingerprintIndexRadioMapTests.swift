@@ -1,5 +1,5 @@
+@testable import Positioning
 import Testing
-@testable import Scan
 
 @Suite("Fingerprint index from a radio map")
 struct FingerprintIndexRadioMapTests {

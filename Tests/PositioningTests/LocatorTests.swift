@@ -1,6 +1,7 @@
 import Foundation
+@testable import Positioning
+import ScanContract
 import Testing
-@testable import Scan
 
 /// The on-device pipeline over a radio map surveyed on the simulated demo floor (40 m × 20 m,
 /// six access points, four beacons in the corners), with noiseless readings so that the

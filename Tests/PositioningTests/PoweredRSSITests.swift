@@ -1,6 +1,6 @@
 import Foundation
+@testable import Positioning
 import Testing
-@testable import Scan
 
 @Suite("Powed RSSI and Sørensen distance")
 struct PoweredRSSITests {

@@ -1,5 +1,5 @@
+@testable import Positioning
 import Testing
-@testable import Scan
 
 @Suite("Wi-Fi kNN with the building → floor → position cascade")
 struct WiFiKNNLocatorTests {

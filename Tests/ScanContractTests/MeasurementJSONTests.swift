@@ -1,6 +1,6 @@
 import Foundation
+@testable import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("Measurement JSON contract")
 struct MeasurementJSONTests {

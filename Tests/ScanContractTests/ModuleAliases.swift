@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// Foundation has a `Measurement` too; in this module the name means the radio reading.
-typealias Measurement = Scan.Measurement
+typealias Measurement = ScanContract.Measurement

@@ -1,6 +1,7 @@
 import Foundation
+import Positioning
+@testable import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("RFC 3339 timestamps")
 struct RFC3339Tests {

@@ -1,6 +1,6 @@
 import Foundation
+@testable import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("Scan switch state machine")
 struct ScanSwitchTransitionTests {

@@ -1,8 +1,8 @@
 import Foundation
-import Scan
+import ScanContract
 import Testing
 
-@Suite("v1 tokens: what may be issued, and token files")
+@Suite("v1 tokens: what may be issued")
 struct TokenTests {
     @Test func onlyScannerTokensNameAScannerAndTheyMust() throws {
         let pi = try ScannerID("pi-1")
@@ -30,13 +30,5 @@ struct TokenTests {
         let decoded = try JSONCoding.decoder().decode(NewToken.self, from: Data(#"{"role":"reader"}"#.utf8))
         #expect(decoded == NewToken(role: .reader))
         #expect(throws: DecodingError.self) { try JSONCoding.decoder().decode(NewToken.self, from: Data(#"{"role":"root"}"#.utf8)) }
-    }
-
-    @Test func aTokenFileHoldsItsTokenOnTheFirstLine() {
-        #expect(TokenFileText.token(in: "fst_abc\n") == "fst_abc")
-        #expect(TokenFileText.token(in: "  fst_abc  \r\nsecond line") == "fst_abc")
-        #expect(TokenFileText.token(in: "") == nil)
-        #expect(TokenFileText.token(in: "\n\n") == nil)
-        #expect(TokenFileText.token(in: "Bearer fst_abc") == nil, "a header line is not a token")
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
-import Scan
+import ScanContract
 import Testing
 @testable import scannerd
 
 /// Journals as a killed scannerd leaves them, written directly, then a new spool opening them.
 @Suite("Spool: recovery after a crash")
 struct JournalRecoveryTests {
-    func journalLine(_ measurement: Scan.Measurement) throws -> Data {
+    func journalLine(_ measurement: ScanContract.Measurement) throws -> Data {
         var line = try JSONCoding.encoder().encode(measurement)
         line.append(UInt8(ascii: "\n"))
         return line

@@ -1,5 +1,6 @@
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 import Testing
 @testable import scannerd
 
@@ -19,7 +20,7 @@ struct MeasurementLineTests {
         }
     }
 
-    func randomMeasurement(using generator: inout SeededGenerator, precision: Precision) -> Scan.Measurement {
+    func randomMeasurement(using generator: inout SeededGenerator, precision: Precision) -> ScanContract.Measurement {
         let time = randomTime(precision, using: &generator)
         let observation: Observation
         if Bool.random(using: &generator) {
@@ -34,7 +35,7 @@ struct MeasurementLineTests {
                 txPower: Int.random(in: -127...20, using: &generator)
             ))
         }
-        return Scan.Measurement(
+        return ScanContract.Measurement(
             id: UUID(), time: time, rssi: Int.random(in: -127...20, using: &generator),
             scan: Int.random(in: 0...100_000, using: &generator), observation: observation
         )
@@ -73,7 +74,7 @@ struct MeasurementLineTests {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<1_000 {
             let measurement = randomMeasurement(using: &generator, precision: .milliseconds)
-            var decoded = try JSONCoding.decoder().decode(Scan.Measurement.self, from: MeasurementLine.encode(measurement))
+            var decoded = try JSONCoding.decoder().decode(ScanContract.Measurement.self, from: MeasurementLine.encode(measurement))
             #expect(abs(decoded.time.timeIntervalSince(measurement.time)) < 0.000_5)
             decoded.time = measurement.time
             #expect(decoded == measurement)

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 import Testing
 @testable import scannerd
 
@@ -40,7 +40,7 @@ struct ScanControllerTests {
         }
 
         /// Every measurement spooled so far, in the order appended, with its revision.
-        func spooled() async throws -> [(revision: Int, measurement: Scan.Measurement)] {
+        func spooled() async throws -> [(revision: Int, measurement: ScanContract.Measurement)] {
             try await spool.sealOpenBatch()
             return try spool.decodedReadyBatches().flatMap { batch in batch.measurements.map { (batch.switchRevision, $0) } }
         }

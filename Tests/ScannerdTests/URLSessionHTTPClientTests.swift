@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 import Testing
 @testable import scannerd
 

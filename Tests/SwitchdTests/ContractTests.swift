@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 
@@ -18,13 +18,13 @@ import Testing
 
     @Test func scannersCreateListShow() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
-            #expect(try await client.expect(.ok, get: "/v1/scanners", as: [Scan.Scanner].self) == [Scan.Scanner(id: .default, name: "default")])
+            #expect(try await client.expect(.ok, get: "/v1/scanners", as: [ScanContract.Scanner].self) == [ScanContract.Scanner(id: .default, name: "default")])
 
             let pi = try ScannerID("pi-4.lab_2")
-            let created = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: pi, name: "Lab Pi"), as: Scan.Scanner.self)
-            #expect(created == Scan.Scanner(id: pi, name: "Lab Pi"))
-            #expect(try await client.expect(.ok, get: "/v1/scanners/pi-4.lab_2", as: Scan.Scanner.self) == created)
-            #expect(try await client.expect(.ok, get: "/v1/scanners", as: [Scan.Scanner].self).map(\.id) == [.default, pi])
+            let created = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: pi, name: "Lab Pi"), as: ScanContract.Scanner.self)
+            #expect(created == ScanContract.Scanner(id: pi, name: "Lab Pi"))
+            #expect(try await client.expect(.ok, get: "/v1/scanners/pi-4.lab_2", as: ScanContract.Scanner.self) == created)
+            #expect(try await client.expect(.ok, get: "/v1/scanners", as: [ScanContract.Scanner].self).map(\.id) == [.default, pi])
 
             let again = try await client.send(.post, "/v1/scanners", json: NewScanner(id: pi))
             #expect(again.status == .conflict)
@@ -34,7 +34,7 @@ import Testing
             let scanSwitch = try await client.expect(.ok, get: "/v1/scanners/pi-4.lab_2/switch", as: ScanSwitch.self)
             #expect(scanSwitch.scannerID == pi && scanSwitch.revision == 1 && !scanSwitch.scanning && scanSwitch.mode == .locate)
 
-            let named = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: try ScannerID("b")), as: Scan.Scanner.self)
+            let named = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: try ScannerID("b")), as: ScanContract.Scanner.self)
             #expect(named.name == "b")
         }
     }

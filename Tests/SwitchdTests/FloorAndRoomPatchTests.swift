@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 

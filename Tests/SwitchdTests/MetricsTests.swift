@@ -1,6 +1,6 @@
 import Foundation
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 
@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MetricsTests {
     @Test func requestsAreCountedByRoutePatternMethodAndStatus() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
-            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: try ScannerID("pi-7"), name: "Pi 7"), as: Scan.Scanner.self)
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: try ScannerID("pi-7"), name: "Pi 7"), as: ScanContract.Scanner.self)
             for id in ["pi-7", "default", "nobody"] {
                 _ = try await client.get("/v1/scanners/\(id)")
             }

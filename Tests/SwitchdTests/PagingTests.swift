@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 
@@ -12,7 +12,7 @@ import Testing
     struct Stored {
         var first: SurveySpot
         var second: Location
-        var all: [Scan.Measurement]
+        var all: [ScanContract.Measurement]
     }
 
     static func store250(_ client: some TestClientProtocol) async throws -> Stored {
@@ -20,14 +20,14 @@ import Testing
         let secondRoom = try await client.expect(.created, .post, "/v1/rooms", json: NewRoom(floorID: first.floor.id, name: "Hall"), as: Room.self)
         let second = try await client.expect(.created, .post, "/v1/locations", json: NewLocation(roomID: secondRoom.id, x: 7, y: 1), as: Location.self)
         let pi = try ScannerID("pi")
-        _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: pi), as: Scan.Scanner.self)
+        _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: pi), as: ScanContract.Scanner.self)
         let atFirst = try await client.startSurvey(at: first.location.id)
         let atSecond = try await client.startSurvey(at: second.id, scanner: pi)
 
-        var all: [Scan.Measurement] = []
+        var all: [ScanContract.Measurement] = []
         for chunk in 0..<5 {
             for (scanner, revision) in [(ScannerID.default, atFirst.revision), (pi, atSecond.revision)] {
-                let readings = (0..<25).map { index -> Scan.Measurement in
+                let readings = (0..<25).map { index -> ScanContract.Measurement in
                     let offset = TimeInterval(all.count + index)
                     return index.isMultiple(of: 2) ? Readings.wifi(scan: chunk, at: offset) : Readings.ble(scan: chunk, at: offset)
                 }

@@ -1,5 +1,6 @@
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 import Testing
 @testable import switchd
 

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 
@@ -38,7 +38,7 @@ import Testing
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             let other = try ScannerID("pi-2")
-            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: Scan.Scanner.self)
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: ScanContract.Scanner.self)
             var stored: [Position] = []
             for index in 0..<7 {
                 let scanner = index.isMultiple(of: 3) ? other : .default
@@ -76,7 +76,7 @@ import Testing
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             let other = try ScannerID("pi-2")
-            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: Scan.Scanner.self)
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: ScanContract.Scanner.self)
             let none = try await client.get("/v1/positions/latest?scannerID=default")
             #expect(none.status == .notFound)
             #expect(try errorBody(none).message.contains("no position"))
@@ -119,7 +119,7 @@ import Testing
 
             // Filtered by scanner, from now: only the next position of that scanner arrives.
             let other = try ScannerID("pi-2")
-            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: Scan.Scanner.self)
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: other), as: ScanContract.Scanner.self)
             let event = try await withEventStream(port: port, path: "/v1/positions/stream?scannerID=pi-2") { reader in
                 #expect(try await reader.status() == 200)
                 _ = try await client.expect(.created, .post, "/v1/positions", json: Positions.new(floor: world.ground), as: Position.self)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
-import Scan
+import Positioning
+import ScanContract
 import Testing
 @testable import switchd
 

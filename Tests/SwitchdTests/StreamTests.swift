@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 import Testing
 @testable import switchd

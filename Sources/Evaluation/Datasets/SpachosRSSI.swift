@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 
 /// Parsers for the RSSI Dataset for Indoor Localization Fingerprinting (Sadowski, Spachos,
 /// Plataniotis, 2020): a Raspberry Pi 3 hearing three transmitters (nodes A, B, C) in three rooms.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One cell of a spreadsheet as dataset parsers see it (the xlsx reading itself lives with the
-/// I/O, in scannerd).
+/// One cell of a spreadsheet as dataset parsers see it (the xlsx reading itself is
+/// ``XLSXWorkbook``, in Files/).
 public enum SpreadsheetCell: Hashable, Sendable {
     case empty
     case number(Double)

@@ -1,3 +1,5 @@
+import Positioning
+
 /// One row of the UJIIndoorLoc Wi-Fi fingerprinting benchmark (Torres-Sospedra et al., IPIN 2014).
 public struct UJIIndoorLocSample: Hashable, Sendable {
     /// RSSI in dBm per access point, keyed by its column number (WAP001 is 1); the dataset's

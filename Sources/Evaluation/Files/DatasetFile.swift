@@ -3,12 +3,16 @@ import Foundation
 
 /// Reads a dataset file whole, inflating it when it is gzip-compressed (told by its magic bytes,
 /// not its name), through the system's zlib.
-enum DatasetFile {
-    struct ReadError: Error, CustomStringConvertible {
-        var description: String
+public enum DatasetFile {
+    public struct ReadError: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    static func contents(of path: String) throws(ReadError) -> [UInt8] {
+    public static func contents(of path: String) throws(ReadError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadError(description: "cannot read \(path): no such file or not readable")
         }
@@ -22,7 +26,7 @@ enum DatasetFile {
     }
 
     /// The file's lines (LF or CRLF), without their terminators; a final empty line is dropped.
-    static func lines(of path: String) throws(ReadError) -> [Substring] {
+    public static func lines(of path: String) throws(ReadError) -> [Substring] {
         let text = String(decoding: try contents(of: path), as: UTF8.self)
         // "\r\n" is one Character in Swift, so both terminators are named.
         var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }

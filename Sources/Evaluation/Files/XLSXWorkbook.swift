@@ -2,13 +2,12 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Scan
 
 /// The sheets of an .xlsx workbook as grids of cells: `xl/workbook.xml` names the sheets,
 /// `xl/_rels/workbook.xml.rels` says which part holds each, `xl/sharedStrings.xml` holds the
 /// text cells (ECMA-376 part 1, §18.2 and §18.3).
-struct XLSXWorkbook {
-    typealias FormatError = ZipArchive.FormatError
+public struct XLSXWorkbook {
+    public typealias FormatError = ZipArchive.FormatError
 
     private let archive: ZipArchive
     /// Sheet name → member path inside the archive.
@@ -16,7 +15,7 @@ struct XLSXWorkbook {
     private let sharedStrings: [String]
 
     /// Throws when the bytes are not a zip archive or the workbook parts are missing or malformed.
-    init(_ bytes: [UInt8]) throws(FormatError) {
+    public init(_ bytes: [UInt8]) throws(FormatError) {
         archive = try ZipArchive(bytes)
         let workbook = try Self.elements(try archive.contents(of: "xl/workbook.xml"), named: ["sheet"], part: "xl/workbook.xml")
         let relations = try Self.elements(try archive.contents(of: "xl/_rels/workbook.xml.rels"), named: ["Relationship"], part: "workbook relations")
@@ -46,7 +45,7 @@ struct XLSXWorkbook {
 
     /// The named sheet, row by row (rows and columns placed by their references, gaps empty).
     /// Throws when there is no such sheet or its XML or a cell reference is malformed.
-    func sheet(_ name: String) throws(FormatError) -> [[SpreadsheetCell]] {
+    public func sheet(_ name: String) throws(FormatError) -> [[SpreadsheetCell]] {
         guard let path = sheetPaths[name] else {
             throw FormatError(description: "no sheet \"\(name)\"; the workbook has \(sheetPaths.keys.sorted().joined(separator: ", "))")
         }

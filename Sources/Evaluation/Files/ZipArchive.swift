@@ -1,7 +1,7 @@
 /// A zip archive read from memory through its central directory (PKWARE APPNOTE 4.3.12, 4.3.16):
 /// enough for xlsx workbooks. Members may be stored (method 0) or deflated (method 8); ZIP64
 /// and encryption are refused.
-struct ZipArchive {
+public struct ZipArchive {
     struct Entry {
         var name: String
         var method: UInt16
@@ -10,8 +10,8 @@ struct ZipArchive {
         var localHeaderOffset: Int
     }
 
-    struct FormatError: Error, CustomStringConvertible {
-        var description: String
+    public struct FormatError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     let bytes: [UInt8]

@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// An emitter of known position that positioning can range to: a fixed iBeacon heard by the
 /// scanner, or (in datasets of the reverse topology) a fixed receiver hearing a carried beacon.

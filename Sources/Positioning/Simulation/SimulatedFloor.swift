@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// A floor with radios at known positions, for the simulated radio source and for tests.
 public struct SimulatedFloor: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 /// Where a simulated scanner is over time: standing still, or walking a path of waypoints back
 /// and forth at a constant speed.

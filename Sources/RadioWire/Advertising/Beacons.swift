@@ -4,7 +4,10 @@ import Foundation
 /// holding type 0x02, length 0x15, proximity UUID (16), major (u16 BE), minor (u16 BE) and the
 /// measured power at 1 m (i8, dBm).
 public struct IBeacon: Hashable, Sendable {
-    public var id: BeaconID
+    /// Proximity UUID, major and minor: the beacon's identity (the contract's `BeaconID`).
+    public var uuid: UUID
+    public var major: UInt16
+    public var minor: UInt16
     /// Measured Power: the calibrated RSSI at 1 m, dBm.
     public var measuredPower: Int
 
@@ -17,10 +20,9 @@ public struct IBeacon: Hashable, Sendable {
         guard reader.remaining == Int(iBeaconLength) else {
             throw reader.error("iBeacon length is \(iBeaconLength) but \(reader.remaining) bytes follow")
         }
-        let uuid = try reader.uuid("proximity UUID")
-        let major = try reader.u16be("major")
-        let minor = try reader.u16be("minor")
-        id = BeaconID(uuid: uuid, major: major, minor: minor)
+        uuid = try reader.uuid("proximity UUID")
+        major = try reader.u16be("major")
+        minor = try reader.u16be("minor")
         measuredPower = Int(try reader.i8("measured power"))
     }
 }

@@ -11,7 +11,7 @@ public struct HCILEAdvertisingReport: Hashable, Sendable {
         /// Address_Type: 0 public, 1 random, 2 public identity, 3 random static identity.
         public var addressType: UInt8
         /// Address (sent least significant octet first; held here in the usual order).
-        public var address: BLEAddress
+        public var address: EUI48
         /// Data: the advertising or scan response data (AD structures).
         public var data: [UInt8]
         /// Offset of `data`'s first byte in the buffer the event was decoded from.
@@ -58,8 +58,8 @@ extension ByteReader {
     }
 
     /// A Bluetooth device address: six octets, least significant first (Core Vol 4, Part E, §5.2).
-    mutating func bluetoothAddress(_ field: String) throws(WireError) -> BLEAddress {
+    mutating func bluetoothAddress(_ field: String) throws(WireError) -> EUI48 {
         let octets = try take(6, field)
-        return BLEAddress(rawValue: octets.reversed().reduce(0) { $0 << 8 | UInt64($1) })
+        return EUI48(rawValue: octets.reversed().reduce(0) { $0 << 8 | UInt64($1) })
     }
 }

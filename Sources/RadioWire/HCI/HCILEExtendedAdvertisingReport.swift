@@ -8,7 +8,7 @@ public struct HCILEExtendedAdvertisingReport: Hashable, Sendable {
         /// Address_Type: 0 public, 1 random, 2/3 identity, 0xFF anonymous.
         public var addressType: UInt8
         /// Address (held in the usual order).
-        public var address: BLEAddress
+        public var address: EUI48
         /// Primary_PHY: 1 LE 1M, 3 LE Coded.
         public var primaryPHY: UInt8
         /// Secondary_PHY: 0 none, 1 LE 1M, 2 LE 2M, 3 LE Coded.
@@ -24,7 +24,7 @@ public struct HCILEExtendedAdvertisingReport: Hashable, Sendable {
         /// Direct_Address_Type.
         public var directAddressType: UInt8
         /// Direct_Address (for directed advertising).
-        public var directAddress: BLEAddress
+        public var directAddress: EUI48
         /// Data: the advertising or scan response data (AD structures).
         public var data: [UInt8]
         /// Offset of `data`'s first byte in the buffer the event was decoded from.

@@ -1,6 +1,6 @@
 /// One received advertisement, legacy or extended, reduced to what a scanner keeps.
 public struct LEAdvertisement: Hashable, Sendable {
-    public var address: BLEAddress
+    public var address: EUI48
     public var addressType: UInt8
     /// RSSI in dBm, nil when the controller reported it as not available.
     public var rssi: Int?

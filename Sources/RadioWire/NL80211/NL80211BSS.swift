@@ -2,7 +2,7 @@
 /// `enum nl80211_bss` in `linux/nl80211.h`).
 public struct NL80211BSS: Hashable, Sendable {
     /// NL80211_BSS_BSSID.
-    public var bssid: BSSID
+    public var bssid: EUI48
     /// NL80211_BSS_FREQUENCY, MHz.
     public var frequency: UInt32?
     /// NL80211_BSS_SIGNAL_MBM converted to dBm (mBm / 100).
@@ -27,11 +27,11 @@ public struct NL80211BSS: Hashable, Sendable {
         guard let bssidAttribute = attributes.first(NL80211_BSS_BSSID) else {
             throw WireError(offset: attributes.first?.payloadOffset ?? 0, reason: "BSS without NL80211_BSS_BSSID")
         }
-        do {
-            bssid = try BSSID(octets: bssidAttribute.payload)
-        } catch {
-            throw WireError(offset: bssidAttribute.payloadOffset, reason: "NL80211_BSS_BSSID \(error)")
+        let octets = bssidAttribute.payload
+        guard octets.count == 6 else {
+            throw WireError(offset: bssidAttribute.payloadOffset, reason: "NL80211_BSS_BSSID must be 6 octets, got \(octets.count)")
         }
+        bssid = EUI48(rawValue: octets.reduce(0) { $0 << 8 | UInt64($1) })
         frequency = try attributes.first(NL80211_BSS_FREQUENCY)?.u32()
         signalDBm = try attributes.first(NL80211_BSS_SIGNAL_MBM).map { attribute throws(WireError) in Double(try attribute.i32()) / 100 }
         signalUnspecified = try attributes.first(NL80211_BSS_SIGNAL_UNSPEC)?.u8()

@@ -1,7 +1,9 @@
+import Evaluation
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 
-/// `scannerd evaluate ble-annotated` on the Position Annotated BLE RSSI Dataset: each fixed
+/// `floorscan-evaluate ble-annotated` on the Position Annotated BLE RSSI Dataset: each fixed
 /// receiver is treated as an anchor of known position (the maths of a scanner hearing fixed
 /// beacons). Three parts:
 /// - walked tracks, trained on all surveyed points (sets 1 and 2);

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `scannerd evaluate ble-annotated --data DIR`: BLE trilateration, fingerprint, fusion and
+/// `floorscan-evaluate ble-annotated --data DIR`: BLE trilateration, fingerprint, fusion and
 /// Kalman filtering on the Position Annotated BLE RSSI Dataset; prints one JSON object.
 struct BLEAnnotatedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

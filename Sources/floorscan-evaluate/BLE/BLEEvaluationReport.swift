@@ -1,7 +1,7 @@
+import Evaluation
 import Foundation
-import Scan
 
-/// Figures of one method on one test part, as `scannerd evaluate` prints them.
+/// Figures of one method on one test part, as `floorscan-evaluate` prints them.
 struct BLEMethodFigures: Encodable {
     var mean: Double
     var median: Double

@@ -1,5 +1,6 @@
+import Evaluation
 import Foundation
-import Scan
+import Positioning
 
 /// Runs a fitted pipeline over queries (in sequence order, the Kalman filter restarting at each
 /// new sequence) and collects every method's errors and the time per query.

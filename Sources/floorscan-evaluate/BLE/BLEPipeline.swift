@@ -1,5 +1,6 @@
+import Evaluation
 import Foundation
-import Scan
+import Positioning
 
 /// The BLE methods of one evaluation, fitted on its training data: trilateration, fingerprint,
 /// their fusion, and (for sequences) the Kalman-filtered fusion. Accuracy radii are rescaled by

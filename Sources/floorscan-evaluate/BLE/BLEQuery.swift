@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import Positioning
 
 /// One test or validation window: what was heard (emitter → mean RSSI over the window), where
 /// the truth was, when the window started and which sequence (track or point) it belongs to.

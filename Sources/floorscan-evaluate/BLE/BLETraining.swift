@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import Positioning
 
 /// A fingerprint configuration the training data can choose.
 struct BLEFingerprintCandidate: Hashable, Encodable {

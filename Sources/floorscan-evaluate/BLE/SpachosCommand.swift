@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `scannerd evaluate spachos --data DIR [--scenario 3]`: BLE fingerprint, trilateration and
+/// `floorscan-evaluate spachos --data DIR [--scenario 3]`: BLE fingerprint, trilateration and
 /// fusion on the Raspberry Pi + iBeacon dataset; prints one JSON object.
 struct SpachosCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

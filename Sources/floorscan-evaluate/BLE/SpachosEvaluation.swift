@@ -1,7 +1,9 @@
+import Evaluation
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 
-/// `scannerd evaluate spachos` on the Raspberry Pi + iBeacon dataset of Sadowski, Spachos and
+/// `floorscan-evaluate spachos` on the Raspberry Pi + iBeacon dataset of Sadowski, Spachos and
 /// Plataniotis: fingerprints and test points as per-point mean RSSI from the BLE sheets. The
 /// fingerprint's k is chosen by leave-one-out over the fingerprint points; trilateration (scenario
 /// 3 only: the other scenarios' transmitter positions are unreliable) uses a path-loss model

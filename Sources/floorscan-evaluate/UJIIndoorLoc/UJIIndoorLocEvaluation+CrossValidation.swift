@@ -1,4 +1,5 @@
-import Scan
+import Evaluation
+import ScanContract
 
 extension UJIIndoorLocEvaluation {
     /// A held-out sample counts as "covered" when the remaining training data has a location on

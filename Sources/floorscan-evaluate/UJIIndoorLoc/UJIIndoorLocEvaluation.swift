@@ -1,8 +1,10 @@
 import ArgumentParser
+import Evaluation
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 
-/// `scannerd evaluate ujiindoorloc`: builds a fingerprint index from the training file, positions
+/// `floorscan-evaluate ujiindoorloc`: builds a fingerprint index from the training file, positions
 /// every row of the test file one at a time, and prints one JSON object of errors (EPSG:3857 metres,
 /// as the literature reports them), hit rates, timing and memory. With `--leave-one-user-out` or
 /// `--leave-one-phone-out` it tests on the training file alone, the way settings are chosen.
@@ -113,12 +115,12 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         case .wifiKNN:
             let knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
             return BuiltLocator(
-                locator: knn, seconds: (ContinuousClock.now - started).seconds, indexBytes: knn.memoryBytes,
+                locator: knn, seconds: (ContinuousClock.now - started) / .seconds(1), indexBytes: knn.memoryBytes,
                 fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount)
         case .bestMatchVote:
             let index = FingerprintIndex(records: records, representation: representation)
             return BuiltLocator(
-                locator: BestMatchVoteLocator(index: index), seconds: (ContinuousClock.now - started).seconds,
+                locator: BestMatchVoteLocator(index: index), seconds: (ContinuousClock.now - started) / .seconds(1),
                 indexBytes: index.memoryBytes, fingerprints: index.count, accessPoints: index.radioCount)
         }
     }

@@ -1,6 +1,6 @@
-import Scan
+import Positioning
 
-/// The JSON printed by `scannerd evaluate ujiindoorloc`: the metrics at the top level, then
+/// The JSON printed by `floorscan-evaluate ujiindoorloc`: the metrics at the top level, then
 /// method, settings, timing and memory.
 struct UJIIndoorLocReport: Encodable {
     struct Settings: Encodable {

@@ -1,4 +1,5 @@
-import Scan
+import Evaluation
+import Positioning
 
 /// Positions test samples one at a time, on this thread, timing each query alone.
 struct UJIIndoorLocTrial {
@@ -16,7 +17,7 @@ struct UJIIndoorLocTrial {
         for sample in samples {
             var fix: WiFiFix?
             let elapsed = clock.measure { fix = locator.locate(sample.readings) }
-            queryMilliseconds.append(elapsed.seconds * 1000)
+            queryMilliseconds.append(elapsed / .milliseconds(1))
             guard let fix else {
                 unanswered += 1
                 building.record(false)

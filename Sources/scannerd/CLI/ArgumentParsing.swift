@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Scan
+import Positioning
+import ScanContract
 
 extension RadioChoice: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -2,7 +2,8 @@ import ArgumentParser
 import DaemonSupport
 import Foundation
 import Logging
-import Scan
+import Positioning
+import ScanContract
 
 /// `scannerd run`: the daemon.
 struct RunCommand: AsyncParsableCommand {

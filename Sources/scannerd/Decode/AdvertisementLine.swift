@@ -1,5 +1,6 @@
 import Foundation
-import Scan
+import RadioWire
+import ScanContract
 
 /// One decoded advertisement as `scannerd decode` prints it (one JSON object a line).
 struct AdvertisementLine: Encodable, Equatable {
@@ -41,8 +42,8 @@ extension AdvertisementLine.Beacon {
     init(_ frame: BeaconFrame) {
         switch frame {
         case .iBeacon(let beacon):
-            self.init(type: "ibeacon", uuid: beacon.id.uuid.uuidString.lowercased(), major: beacon.id.major,
-                      minor: beacon.id.minor, measuredPower: beacon.measuredPower)
+            self.init(type: "ibeacon", uuid: beacon.uuid.uuidString.lowercased(), major: beacon.major,
+                      minor: beacon.minor, measuredPower: beacon.measuredPower)
         case .eddystoneUID(let beacon):
             self.init(type: "eddystone-uid", namespace: hex(beacon.namespace), instance: hex(beacon.instance),
                       txPower: beacon.txPower)

@@ -1,4 +1,4 @@
-import Scan
+import RadioWire
 
 /// One BSS as `scannerd decode --nl80211` prints it (one JSON object a line).
 struct BSSLine: Encodable, Equatable {

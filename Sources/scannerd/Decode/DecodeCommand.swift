@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Scan
+import RadioWire
+import ScanContract
 
 /// `scannerd decode FILE`: prints one JSON line per advertisement in a btsnoop capture (time,
 /// address, RSSI and beacon fields), then a summary on stderr. `scannerd decode --nl80211 FILE`
@@ -18,7 +19,10 @@ struct DecodeCommand: ParsableCommand {
     var nl80211 = false
 
     func run() throws {
-        let bytes = try DatasetFile.contents(of: file)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw DecodeError(description: "cannot read \(file): no such file or not readable")
+        }
+        let bytes = [UInt8](data)
         if nl80211 {
             do {
                 let line = try BSSLine.decode(attributeStream: bytes)

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// One line of the event log: the event's fields plus `event`, `monotonicNs` (CLOCK_MONOTONIC,
 /// comparable across processes on one machine) and `time` (RFC 3339).

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// Appends ``ScannerEvent``s as JSON lines to a file or standard output, or nowhere.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// What scannerd reports on its event log, one JSON line each. Tests and the benchmark read these
 /// to follow the daemon from outside: switch flips, scan sessions, sealed and uploaded batches.

@@ -1,5 +1,6 @@
 import Foundation
-import Scan
+import Positioning
+import ScanContract
 
 /// The calls scannerd makes to switchd's v1 API.
 struct SwitchdAPI: Sendable {

@@ -1,5 +1,6 @@
+import DaemonSupport
 import Foundation
-import Scan
+import ScanContract
 
 /// The bearer token scannerd sends switchd (`--token-file`): a `scanner` token issued for this
 /// scanner's ID. Its description is redacted so no log line or error can carry it.

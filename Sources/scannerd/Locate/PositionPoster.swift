@@ -1,5 +1,5 @@
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Posts the positions computed on the device to switchd, one at a time, in order. A position

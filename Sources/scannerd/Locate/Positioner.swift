@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Scan
+import Positioning
+import ScanContract
 
 /// Positions a locate session on the device: BLE advertisements are kept for a short window,
 /// and every completed scan cycle (its Wi-Fi scan plus that window) goes through the ``Locator``

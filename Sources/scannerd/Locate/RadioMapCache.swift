@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Scan
+import Positioning
+import ScanContract
 
 /// The radio map scannerd positions with: the latest copy switchd gave, kept on disk so that
 /// locating goes on offline and after a restart.

@@ -1,5 +1,5 @@
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Sends this run's counts to switchd every `interval` (`PUT /v1/scanners/{id}/counters`), where

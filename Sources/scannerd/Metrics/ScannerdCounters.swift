@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 import Synchronization
 
 /// What this scannerd run has counted, shared by the parts that count: the scan session

@@ -1,5 +1,5 @@
 import Logging
-import Scan
+import ScanContract
 
 /// The machine's own radios: a Bluetooth controller through a raw HCI socket and a Wi-Fi interface
 /// through nl80211, either of which may be absent. Both feed the scan session at once.

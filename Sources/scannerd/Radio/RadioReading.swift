@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// One thing a radio heard: what, how strongly, when.
 struct RadioReading: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// A Bluetooth LE receiver: advertisements arrive as they are heard, for as long as the stream
 /// is iterated. The stream throws when the radio fails; cancelling the iterating task stops it.

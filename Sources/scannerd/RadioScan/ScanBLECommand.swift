@@ -2,7 +2,7 @@ import ArgumentParser
 import DaemonSupport
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// `scannerd scan ble`: scans for `--seconds`, prints one ``AdvertisementLine`` per advertisement,
 /// then disables scanning and exits 0. A controller lost meanwhile is recovered ("radio recovered"

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Scan
+import ScanContract
 
 /// `scannerd scan ble|wifi`: one-shot diagnostics of the real radios, printing what they hear as
 /// JSON lines on stdout (the shapes of `scannerd decode`) and logs on stderr.

@@ -2,7 +2,7 @@ import ArgumentParser
 import DaemonSupport
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// `scannerd scan wifi`: `--count` trigger-wait-dump scans, one ``ScannedBSSLine`` per BSS each,
 /// then exit 0. An interface that does not exist or is not Wi-Fi, or a scan that fails, is an

@@ -1,5 +1,5 @@
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Turns switch revisions into scan sessions: a revision that scans starts a session at once

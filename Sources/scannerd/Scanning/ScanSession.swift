@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// One switch revision's scanning: the BLE stream and repeated Wi-Fi scans run side by side
 /// until the session is stopped or its stop condition is met. Every reading becomes a

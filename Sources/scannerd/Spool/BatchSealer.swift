@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// Seals a batch: its ``MeasurementBatch`` JSON (see ``SpooledBatch/json``) is made durable in
 /// `ready/` (temporary file, `fsync`, rename, directory `fsync`), then the `sealed` event is

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// What a journal left on disk holds.
 struct JournalContents {

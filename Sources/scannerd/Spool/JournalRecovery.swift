@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// Seals the journals a previous process left open (killed, or its disk failed), each as the
 /// batch it was: same batch ID, same measurements. A torn last line (a `write()` cut short) is

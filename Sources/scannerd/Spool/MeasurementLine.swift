@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// A ``Measurement`` as one line of JSON, written by hand because the spool writes hundreds a
 /// second and `JSONEncoder` would be most of scannerd's work. The text is what

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// A batch as the spool holds it: its measurements as the JSON lines of its journal.
 struct SpooledBatch {

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// The uploader's side of the spool: sealed batches, and what became of them.
 extension Spool {

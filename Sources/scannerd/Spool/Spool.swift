@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 
 /// The on-disk spool between the radios and the uploader; nothing appended to it is lost.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// Where the spool keeps its files, under one directory:
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// The last switch scannerd knew, kept on disk so that a restart while switchd is unreachable
 /// carries on as before.

@@ -1,5 +1,5 @@
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Follows this scanner's switch on switchd by long-polling and hands every new revision to the

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// What switchd's answer to an upload means for the batch.
 enum UploadOutcome: Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Sends sealed batches to switchd, oldest first, one at a time, and settles each one:

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 extension APIError {
     /// 401 `unauthorized` with `WWW-Authenticate: Bearer` (RFC 6750 §3): no token, another

@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// Who may call one route.
 struct AccessRule: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 
 /// Makes sure switchd can be administered when it starts: an admin token from
 /// `--admin-token-file`, or one it makes itself in `<state-dir>/admin.token`.

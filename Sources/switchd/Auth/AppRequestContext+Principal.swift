@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 extension AppRequestContext {
     /// For routes whose body names the scanner (``AccessRule/ScannerBinding/body``): a scanner

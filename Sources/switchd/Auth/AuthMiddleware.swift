@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// Checks every routed request against ``RoutePolicy``: the bearer token must name an active
 /// token whose role (and, for scanner tokens, scanner ID) the route's ``AccessRule`` allows.

@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// The caller a request's bearer token names: set on the request context by ``AuthMiddleware``.
 struct Principal: Sendable, Equatable {

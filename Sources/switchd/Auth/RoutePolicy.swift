@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// Which ``AccessRule`` guards each route, keyed by method and the route's path as the router
 /// writes it (`GET /v1/floors/{id}`).

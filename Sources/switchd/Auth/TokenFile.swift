@@ -1,5 +1,6 @@
+import DaemonSupport
 import Foundation
-import Scan
+import ScanContract
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

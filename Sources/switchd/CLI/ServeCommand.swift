@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
-import Scan
+import ScanContract
 
 /// `switchd [serve]`: the HTTP service. Makes sure an admin token exists before it listens.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/beacons`: the registry of iBeacons of known position. `PUT /v1/beacons/{id}` replaces a
 /// beacon with a whole ``NewBeacon``.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import Scan
+import ScanContract
 
 /// `/v1/floors/{id}/plan`: the floor's plan image, PNG, JPEG or SVG, as the admin page draws it.
 struct FloorPlanController {

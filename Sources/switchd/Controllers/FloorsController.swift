@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/floors`: the floors of the surveyed buildings.
 struct FloorsController {

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/links`: walkable connections between locations, which routes follow.
 struct LinksController {

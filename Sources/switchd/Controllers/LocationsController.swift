@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/locations`: surveyed spots, x and y in metres on their floor's plan.
 struct LocationsController {

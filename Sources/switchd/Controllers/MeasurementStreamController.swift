@@ -1,6 +1,6 @@
 import Hummingbird
 import Metrics
-import Scan
+import ScanContract
 
 /// `GET /v1/measurements/stream`: the stored readings as server-sent events, `event: measurement`,
 /// `id: <sequence>`, data the ``StoredMeasurement`` JSON, with the filters of

@@ -1,6 +1,6 @@
 import Hummingbird
 import Metrics
-import Scan
+import ScanContract
 
 /// `/v1/measurements`: scanners upload batches; integrators page through what is stored.
 struct MeasurementsController {

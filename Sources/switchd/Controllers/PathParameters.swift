@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 extension AppRequestContext {
     /// The numeric ID in the path. Text that is not an ID names nothing: 404, like an unknown ID.

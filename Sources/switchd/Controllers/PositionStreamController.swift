@@ -1,6 +1,6 @@
 import Hummingbird
 import Metrics
-import Scan
+import ScanContract
 
 /// `GET /v1/positions/stream`: stored positions as server-sent events, `event: position`,
 /// `id: <position ID>`, data the ``Position`` JSON, with the filters of `GET /v1/positions`;

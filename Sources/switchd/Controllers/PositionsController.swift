@@ -1,6 +1,6 @@
 import Hummingbird
 import Metrics
-import Scan
+import ScanContract
 
 /// `/v1/positions`: positions scanners computed on the device.
 struct PositionsController {

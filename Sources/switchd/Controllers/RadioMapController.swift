@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `GET /v1/radiomap`: the ``RadioMap`` scanners position themselves with, built from the survey.
 ///

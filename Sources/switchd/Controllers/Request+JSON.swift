@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Scan
+import ScanContract
 
 extension Request {
     /// Collects the body (up to the context's limit) and decodes it with ``JSONCoding``.

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 extension Response {
     /// A JSON answer in the v1 conventions (``JSONCoding``).

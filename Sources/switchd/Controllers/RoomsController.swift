@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/rooms`: rooms on floors, and clearing a room's measurements to survey it again.
 struct RoomsController {

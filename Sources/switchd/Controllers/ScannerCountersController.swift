@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `PUT /v1/scanners/{id}/counters`: a scanner reports what it has counted (``ScannerCounters``);
 /// `GET /metrics` exports it per scanner.

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/scanners`: register scanners and look them up.
 struct ScannersController {

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// The seed system's `/scanSwitch/1`, mapped onto scanner `default`'s switch.
 struct SeedSwitchController {

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// `/v1/scanners/{id}/switch`: read (or long-poll) and change a scanner's scan switch.
 struct SwitchController {

@@ -1,6 +1,6 @@
 import Hummingbird
 import Metrics
-import Scan
+import ScanContract
 
 /// `GET /v1/scanners/{id}/switch/stream`: server-sent events, `event: switch`, `id: <revision>`,
 /// data the ``ScanSwitch`` JSON; the first event is the switch as it is now, then one per new

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// A floor's plan image as stored.
 struct StoredPlan: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 extension AppDatabase {
     /// - Throws: ``StoreError/invalidField(_:)`` for an empty or overlong name or building.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// What storing one uploaded batch did.
 struct IngestOutcome: Sendable {
@@ -76,7 +76,7 @@ extension AppDatabase {
 
     /// Inserts the readings with one cached statement; a reading whose ID is already stored is
     /// skipped. Returns how many were stored.
-    private static func insertMeasurements(_ measurements: [Scan.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database) throws -> Int {
+    private static func insertMeasurements(_ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database) throws -> Int {
         let insert = try db.cachedStatement(sql: MeasurementTable.insertSQL)
         let batchValue = batchRowID.databaseValue
         let scannerValue = revision.scannerID.rawValue.databaseValue

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import Scan
+import Positioning
+import ScanContract
 
 extension AppDatabase {
     /// Links two locations, the same both ways. Without a distance: the straight line on one

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 extension AppDatabase {
     /// The location's name defaults to "x,y".

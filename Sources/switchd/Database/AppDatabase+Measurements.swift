@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 extension AppDatabase {
     /// Up to `limit` stored readings matching `filter` with a sequence above `sequence`,
@@ -57,7 +57,7 @@ extension AppDatabase {
             }
             observation = .ble(BLEObservation(address: address, beacon: BeaconID(uuid: beaconUUID, major: major16, minor: minor16), txPower: txPower))
         }
-        let measurement = Scan.Measurement(id: row[1], time: Date(milliseconds: row[9]), rssi: row[10], scan: row[11], observation: observation)
+        let measurement = ScanContract.Measurement(id: row[1], time: Date(milliseconds: row[9]), rssi: row[10], scan: row[11], observation: observation)
         return StoredMeasurement(
             sequence: sequence, scannerID: try storedScannerID(row[3]), batchID: row[2], switchRevision: row[4], mode: mode,
             roomID: row[6], locationID: row[7], measurement: measurement

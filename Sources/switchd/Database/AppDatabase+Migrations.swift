@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 extension AppDatabase {
     /// The schema's history. A migration is never edited once shipped; changes are new migrations.
@@ -60,7 +60,7 @@ extension AppDatabase {
                 CREATE INDEX switch_revision_location ON switch_revision(location_id);
                 """)
             // The seed's one scanner, which `/scanSwitch/1` talks about.
-            try insertScanner(Scan.Scanner(id: .default, name: ScannerID.default.rawValue), at: Date(), in: db)
+            try insertScanner(ScanContract.Scanner(id: .default, name: ScannerID.default.rawValue), at: Date(), in: db)
         }
 
         migrator.registerMigration("v1-measurements") { db in

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// Which stored positions a listing or stream wants; nil fields do not filter.
 struct PositionFilter: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import Scan
+import Positioning
+import ScanContract
 
 /// The survey version: which state of the survey a radio map was built from.
 struct SurveyVersion: Hashable, Sendable {

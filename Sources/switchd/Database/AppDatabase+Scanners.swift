@@ -1,19 +1,19 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 extension AppDatabase {
     /// Registers a scanner with its switch at revision 1, off.
     ///
     /// - Throws: ``StoreError/conflict(_:)`` when a scanner with that ID exists;
     ///   ``StoreError/invalidField(_:)`` for an empty or overlong name.
-    func createScanner(_ new: NewScanner, at now: Date) async throws -> Scan.Scanner {
+    func createScanner(_ new: NewScanner, at now: Date) async throws -> ScanContract.Scanner {
         do {
             try new.validate()
         } catch {
             throw StoreError.invalidField(error)
         }
-        let scanner = Scan.Scanner(id: new.id, name: new.name ?? new.id.rawValue)
+        let scanner = ScanContract.Scanner(id: new.id, name: new.name ?? new.id.rawValue)
         return try await writer.write { db in
             guard try Self.scannerExists(new.id, in: db) == false else {
                 throw StoreError.conflict("scanner \(new.id) already exists")
@@ -24,21 +24,21 @@ extension AppDatabase {
     }
 
     /// Every scanner, ordered by ID.
-    func scanners() async throws -> [Scan.Scanner] {
+    func scanners() async throws -> [ScanContract.Scanner] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT id, name FROM scanner ORDER BY id").map { row in
-                Scan.Scanner(id: try storedScannerID(row[0]), name: row[1])
+                ScanContract.Scanner(id: try storedScannerID(row[0]), name: row[1])
             }
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown scanner.
-    func scanner(_ id: ScannerID) async throws -> Scan.Scanner {
+    func scanner(_ id: ScannerID) async throws -> ScanContract.Scanner {
         try await writer.read { db in
             guard let name = try String.fetchOne(db, sql: "SELECT name FROM scanner WHERE id = ?", arguments: [id.rawValue]) else {
                 throw StoreError.notFound("no scanner \(id)")
             }
-            return Scan.Scanner(id: id, name: name)
+            return ScanContract.Scanner(id: id, name: name)
         }
     }
 
@@ -47,7 +47,7 @@ extension AppDatabase {
     }
 
     /// Inserts the scanner row and its first switch revision.
-    static func insertScanner(_ scanner: Scan.Scanner, at now: Date, in db: Database) throws {
+    static func insertScanner(_ scanner: ScanContract.Scanner, at now: Date, in db: Database) throws {
         try db.execute(sql: "INSERT INTO scanner (id, name) VALUES (?, ?)", arguments: [scanner.id.rawValue, scanner.name])
         try insertRevision(.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds)), in: db)
     }

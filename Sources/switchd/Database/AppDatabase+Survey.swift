@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// What a delete changed besides the deleted rows: switches that pointed into the deleted part
 /// of the survey are turned off and cleared, as new revisions, so scanners stop surveying it.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// The result of a switch change: the state now, and whether it is a new revision.
 struct SwitchUpdate: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// A token that may be used: who it names and the hash to compare a presented token with.
 struct ActiveToken: Sendable {

@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// Why a storage method refused: the caller's request did not fit what is stored. The database
 /// is unchanged when one of these is thrown.

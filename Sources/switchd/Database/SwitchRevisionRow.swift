@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 
 /// How a ``ScanSwitch`` is kept: one `switch_revision` row per revision.
 enum SwitchRevisionRow {

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 extension FeedSource where Item: Codable {
     /// Page size when the client does not say, and the largest it may ask for.

@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import Metrics
-import Scan
+import ScanContract
 
 extension FeedSource {
     /// Rows read from the database at a time by a stream.

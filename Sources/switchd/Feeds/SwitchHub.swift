@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// Wakes whoever waits for a switch to change: long-polls, switch streams and the deadline
 /// service. It carries no state of its own worth trusting; woken tasks read the switch from the

@@ -1,8 +1,8 @@
-import Foundation
 import CoreMetrics
+import Foundation
 import Metrics
 import Prometheus
-import Scan
+import ScanContract
 import Synchronization
 
 /// Turns the cumulative counts scanners report (``ScannerCounters``) into Prometheus counters per

@@ -1,5 +1,5 @@
 import Hummingbird
-import Scan
+import ScanContract
 
 /// An error answer of the v1 API: a status and an ``APIErrorBody``.
 struct APIError: Error, HTTPResponseError, Sendable {

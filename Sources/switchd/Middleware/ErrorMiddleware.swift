@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import Scan
+import ScanContract
 
 /// Turns every error a handler throws into the v1 error JSON, so no client ever sees an empty
 /// or HTML error: the outermost middleware.

@@ -1,4 +1,5 @@
-import Scan
+import Positioning
+import ScanContract
 
 /// One survey scan cycle: the readings one scanner took in scan `scan` under one switch revision.
 struct SurveyScanKey: Hashable, Comparable, Sendable {

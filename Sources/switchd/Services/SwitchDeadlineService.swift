@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 import ServiceLifecycle
 
 /// Turns off `{seconds: T}` switches when their time is up.

@@ -1,6 +1,7 @@
+@testable import Evaluation
 import Foundation
+import Positioning
 import Testing
-@testable import Scan
 
 @Suite("BLE dataset parsers")
 struct BLEDatasetParserTests {

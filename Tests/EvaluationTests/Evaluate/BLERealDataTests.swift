@@ -1,12 +1,14 @@
 import Foundation
-import Scan
+import Harness
+import ScanContract
 import Testing
-@testable import scannerd
+@testable import floorscan_evaluate
 
 @Suite("BLE evaluation on public data (RealData)")
 struct BLERealDataTests {
-    @Test func spachosScenario3() throws {
-        guard let folder = PublicData.folder("rpi-ble-wifi-rssi-spachos") else { return }
+    @Test(.enabled(if: PublicData.has("rpi-ble-wifi-rssi-spachos"), Comment(rawValue: PublicData.missing("rpi-ble-wifi-rssi-spachos"))))
+    func spachosScenario3() throws {
+        let folder = PublicData.path("rpi-ble-wifi-rssi-spachos")
         let data = try SpachosEvaluation.load(folder, scenario: 3)
         #expect(data.fingerprints.count == 40 && data.tests.count == 16 && data.pathLoss.count == 18)
         let output = try SpachosEvaluation(scenario: 3).run(data, methods: BLEMethodName.allCases)
@@ -20,8 +22,9 @@ struct BLERealDataTests {
         #expect(fused.mean < 1.9)
     }
 
-    @Test func positionAnnotatedTargets() throws {
-        guard let folder = PublicData.folder("position-annotated-ble") else { return }
+    @Test(.enabled(if: PublicData.has("position-annotated-ble"), Comment(rawValue: PublicData.missing("position-annotated-ble"))))
+    func positionAnnotatedTargets() throws {
+        let folder = PublicData.path("position-annotated-ble")
         let data = try AnnotatedBLEEvaluation.load(folder)
         #expect(data.receivers.count == 12 && data.points.count == 126 && data.tracks.count == 9)
         // A debug build is slow: fewer validation windows and two of the candidate maps (the

@@ -1,12 +1,15 @@
+import Evaluation
 import Foundation
+import Harness
 import Testing
-@testable import scannerd
-import Scan
+@testable import floorscan_evaluate
 
-@Suite struct UJIIndoorLocEvaluationTests {
-    let folder: TemporaryDirectory
+@Suite final class UJIIndoorLocEvaluationTests {
+    let folder: TemporaryFolder
 
-    init() throws { folder = try TemporaryDirectory() }
+    init() throws { folder = try TemporaryFolder("ujiindoorloc") }
+
+    deinit { folder.remove() }
 
     static let header = (1...3).map { "WAP00\($0)" }.joined(separator: ",")
         + ",LONGITUDE,LATITUDE,FLOOR,BUILDINGID,SPACEID,RELATIVEPOSITION,USERID,PHONEID,TIMESTAMP"
@@ -17,7 +20,7 @@ import Scan
             (rssi.map(String.init) + ["\(x)", "\(y)", "\(floor)", "\(building)", "0", "0", "0", "0", "1380000000"])
                 .joined(separator: ",")
         }
-        let path = folder.file(name)
+        let path = folder.path(name)
         #expect(FileManager.default.createFile(atPath: path, contents: Data(([Self.header] + lines).joined(separator: "\n").utf8)))
         return path
     }
@@ -74,7 +77,7 @@ import Scan
             "-40,100,100,0,0,0,0,0,0,1,1,1", "100,-40,100,10,0,0,0,0,0,1,1,1",
             "-42,100,100,0,0,0,0,0,0,2,2,1", "100,-43,100,10,0,0,0,0,0,2,2,1",
         ]
-        let path = folder.file("users.csv")
+        let path = folder.path("users.csv")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(([header] + rows).joined(separator: "\n").utf8)))
         let report = try UJIIndoorLocEvaluation.parse(["--train", path, "--leave-one-user-out", "--k", "1"]).evaluate()
         #expect(report.metrics.queries == 4)
@@ -93,7 +96,7 @@ import Scan
             "-42,100,100,0,0,0,0,0,0,2,1,1", "100,-43,100,0,10,0,0,0,0,2,1,1",
             "-41,100,100,0,0,0,0,0,0,3,2,1",
         ]
-        let path = folder.file("phones.csv")
+        let path = folder.path("phones.csv")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(([Self.header] + rows).joined(separator: "\n").utf8)))
         let report = try UJIIndoorLocEvaluation.parse(["--train", path, "--leave-one-phone-out", "--k", "1"]).evaluate()
         #expect(report.metrics.queries == 5)
@@ -125,12 +128,12 @@ import Scan
     }
 
     @Test func aMissingFileIsNamed() throws {
-        let command = try UJIIndoorLocEvaluation.parse(["--train", folder.file("absent.csv"), "--test", testing])
+        let command = try UJIIndoorLocEvaluation.parse(["--train", folder.path("absent.csv"), "--test", testing])
         #expect { try command.evaluate() } throws: { "\($0)".contains("absent.csv") }
     }
 
     @Test func aMalformedFileNamesLineAndColumn() throws {
-        let path = folder.file("bad.csv")
+        let path = folder.path("bad.csv")
         #expect(FileManager.default.createFile(atPath: path, contents: Data((Self.header + "\n-40,100,oops,0,0,0,0,0,0,0,0,0\n").utf8)))
         let command = try UJIIndoorLocEvaluation.parse(["--train", path, "--test", testing])
         #expect { try command.evaluate() } throws: { error in

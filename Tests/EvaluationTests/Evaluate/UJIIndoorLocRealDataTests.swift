@@ -1,6 +1,7 @@
 import Foundation
+import Harness
 import Testing
-@testable import scannerd
+@testable import floorscan_evaluate
 
 /// The default method on the real benchmark, when the public data is on this machine
 /// (`../shared/data` beside the repository, or `$FLOORSCAN_DATA`). Only accuracy is asserted:
@@ -13,13 +14,12 @@ import Testing
 /// mean 6.54 m, p95 20.04 m) and the published 1-NN anchor (floor 91.6 %, Torres-Sospedra et
 /// al. 2014).
 @Suite struct UJIIndoorLocRealDataTests {
-    @Test func theDefaultMethodFindsTheBuildingAndBeatsTheBaselines() throws {
-        guard let folder = PublicData.folder("ujiindoorloc") else { return }
-        let train = folder + "/trainingData.csv.gz", test = folder + "/validationData.csv.gz"
-        guard FileManager.default.fileExists(atPath: train), FileManager.default.fileExists(atPath: test) else {
-            print("SKIP: UJIIndoorLoc not found in \(folder); set FLOORSCAN_DATA to the folder holding ujiindoorloc/")
-            return
-        }
+    @Test(.enabled(
+        if: PublicData.has("ujiindoorloc/trainingData.csv.gz", "ujiindoorloc/validationData.csv.gz"),
+        Comment(rawValue: PublicData.missing("ujiindoorloc/trainingData.csv.gz", "ujiindoorloc/validationData.csv.gz"))
+    ))
+    func theDefaultMethodFindsTheBuildingAndBeatsTheBaselines() throws {
+        let train = PublicData.path("ujiindoorloc/trainingData.csv.gz"), test = PublicData.path("ujiindoorloc/validationData.csv.gz")
         let report = try UJIIndoorLocEvaluation.parse(["--train", train, "--test", test]).evaluate()
         #expect(report.metrics.queries == 1111)
         #expect(report.metrics.buildingHitRate == 1)

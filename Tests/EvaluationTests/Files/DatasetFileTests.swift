@@ -1,14 +1,17 @@
+@testable import Evaluation
 import Foundation
+import Harness
 import Testing
-@testable import scannerd
 
-@Suite struct DatasetFileTests {
-    let folder: TemporaryDirectory
+@Suite final class DatasetFileTests {
+    let folder: TemporaryFolder
 
-    init() throws { folder = try TemporaryDirectory() }
+    init() throws { folder = try TemporaryFolder("dataset-file") }
+
+    deinit { folder.remove() }
 
     func write(_ bytes: [UInt8], _ name: String) -> String {
-        let path = folder.path + "/" + name
+        let path = folder.path(name)
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
@@ -53,7 +56,7 @@ import Testing
 
     @Test func aMissingFileNamesThePath() {
         #expect {
-            try DatasetFile.contents(of: folder.path + "/absent.csv")
+            try DatasetFile.contents(of: folder.path("absent.csv"))
         } throws: { error in
             "\(error)".contains("absent.csv")
         }

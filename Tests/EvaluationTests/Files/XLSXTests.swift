@@ -1,7 +1,6 @@
+@testable import Evaluation
 import Foundation
-import Scan
 import Testing
-@testable import scannerd
 
 /// Builds small zip archives by the APPNOTE layout: local header + data per member, then the
 /// central directory and its end record. CRCs are left 0 (the reader does not check them).

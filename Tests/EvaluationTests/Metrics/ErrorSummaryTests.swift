@@ -1,5 +1,5 @@
+@testable import Evaluation
 import Testing
-@testable import Scan
 
 @Suite("Error summaries and hit rates")
 struct ErrorSummaryTests {

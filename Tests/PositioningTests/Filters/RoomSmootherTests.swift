@@ -1,5 +1,6 @@
+@testable import Positioning
+import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("Room smoother")
 struct RoomSmootherTests {

@@ -1,5 +1,6 @@
+@testable import Positioning
+import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("Route graph shortest paths")
 struct RouteGraphTests {

@@ -1,6 +1,7 @@
 import Foundation
+@testable import Positioning
+import ScanContract
 import Testing
-@testable import Scan
 
 @Suite("Simulation maths")
 struct SimulationTests {

@@ -1,6 +1,6 @@
 import Foundation
+@testable import RadioWire
 import Testing
-@testable import Scan
 
 @Suite("Advertising data and beacons")
 struct AdvertisingDataTests {
@@ -46,7 +46,7 @@ struct AdvertisingDataTests {
             Issue.record("expected one iBeacon, got \(frames)")
             return
         }
-        #expect(beacon.id == BeaconID(uuid: try #require(UUID(uuidString: "01020304-0506-0708-090A-0B0C0D0E0F10")), major: 7, minor: 256))
+        #expect(beacon.uuid == (try #require(UUID(uuidString: "01020304-0506-0708-090A-0B0C0D0E0F10"))) && beacon.major == 7 && beacon.minor == 256)
         #expect(beacon.measuredPower == -59)
     }
 

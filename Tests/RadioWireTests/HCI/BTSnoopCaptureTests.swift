@@ -1,9 +1,11 @@
 import Foundation
+import Harness
+@testable import RadioWire
 import Testing
-@testable import Scan
 
-/// The real captures in shared/data/ble-hci-captures (see its README for what they hold).
-@Suite("btsnoop captures")
+/// The real captures in shared/data/ble-hci-captures (see its README for what they hold);
+/// skipped when they are not on this machine.
+@Suite("btsnoop captures", .enabled(if: PublicData.has("ble-hci-captures"), Comment(rawValue: PublicData.missing("ble-hci-captures"))))
 struct BTSnoopCaptureTests {
     struct Decoded {
         var events: [(record: BTSnoopRecord, event: HCIEventPacket)]
@@ -14,8 +16,8 @@ struct BTSnoopCaptureTests {
         var iBeacons: [(advertisement: LEAdvertisement, beacon: IBeacon)] = []
     }
 
-    func decode(_ name: String) throws -> (BTSnoopFile, Decoded)? {
-        guard let bytes = try SharedData.bytes("ble-hci-captures/" + name) else { return nil }
+    func decode(_ name: String) throws -> (BTSnoopFile, Decoded) {
+        let bytes = try PublicData.bytes("ble-hci-captures/" + name)
         let snoop = try BTSnoopFile(bytes: bytes)
         var decoded = Decoded(events: try snoop.events())
         for (_, event) in decoded.events {
@@ -39,7 +41,7 @@ struct BTSnoopCaptureTests {
     }
 
     @Test func horizonHas412ReportEventsAnd11IBeacons() throws {
-        guard let (snoop, decoded) = try decode("horizon-74-at_btsnoop_hci.log") else { return }
+        let (snoop, decoded) = try decode("horizon-74-at_btsnoop_hci.log")
         #expect(snoop.datalink == 1002)
         #expect(snoop.records.count == 2572)
         #expect(decoded.legacyReportEvents == 412)
@@ -48,9 +50,9 @@ struct BTSnoopCaptureTests {
         let uuid = try #require(UUID(uuid: (0x49, 0x4E, 0x54, 0x45, 0x4C, 0x4C, 0x49, 0x5F, 0x52, 0x4F, 0x43, 0x4B, 0x53, 0x5F, 0x48, 0x57)) as UUID?)
         let govee = Set(["a4:c1:38:bf:6f:ab", "a4:c1:38:83:ef:4c", "a4:c1:38:8b:73:f4", "a4:c1:38:70:53:99"])
         for (advertisement, beacon) in decoded.iBeacons {
-            #expect(beacon.id.uuid == uuid)
-            #expect([20594, 20597].contains(beacon.id.major))
-            #expect(beacon.id.minor == 62207)
+            #expect(beacon.uuid == uuid)
+            #expect([20594, 20597].contains(beacon.major))
+            #expect(beacon.minor == 62207)
             #expect(beacon.measuredPower == -62)
             #expect(govee.contains(advertisement.address.description))
             let rssi = try #require(advertisement.rssi)
@@ -61,7 +63,7 @@ struct BTSnoopCaptureTests {
     }
 
     @Test func androidHas12ExtendedReportsAndNoIBeacon() throws {
-        guard let (snoop, decoded) = try decode("btsnoop-rs_btsnoop_hci_android.log") else { return }
+        let (snoop, decoded) = try decode("btsnoop-rs_btsnoop_hci_android.log")
         #expect(snoop.records.count == 222)
         #expect(decoded.commandCompletes == 105)
         #expect(decoded.extendedReportEvents == 12)
@@ -74,7 +76,7 @@ struct BTSnoopCaptureTests {
     }
 
     @Test func btmonUsesTheMonitorDatalinkAndHasNoAdvertisements() throws {
-        guard let (snoop, decoded) = try decode("btsnoop-rs_btsnoop_btmon.log") else { return }
+        let (snoop, decoded) = try decode("btsnoop-rs_btsnoop_btmon.log")
         #expect(snoop.datalink == 2001)
         #expect(snoop.records.count == 554)
         #expect(decoded.events.count == 56)
@@ -84,7 +86,7 @@ struct BTSnoopCaptureTests {
 
     @Test func everyPrefixOfRealReportEventsIsACleanError() throws {
         for name in ["horizon-74-at_btsnoop_hci.log", "btsnoop-rs_btsnoop_hci_android.log"] {
-            guard let (_, decoded) = try decode(name) else { return }
+            let (_, decoded) = try decode(name)
             let reports = decoded.events.filter { (try? $0.event.advertisements().isEmpty) == false }.prefix(5)
             #expect(reports.count == 5)
             for (_, event) in reports {

@@ -1,6 +1,6 @@
 import Foundation
+@testable import RadioWire
 import Testing
-@testable import Scan
 
 @Suite("btsnoop files")
 struct BTSnoopTests {

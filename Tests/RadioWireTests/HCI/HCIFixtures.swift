@@ -1,5 +1,3 @@
-@testable import Scan
-
 /// HCI packets built by hand from the Bluetooth Core Specification (Vol 4, Part E, §5.4.4, §7.7).
 enum HCIFixtures {
     /// The iBeacon's proximity UUID in the fixtures: 01 02 … 10.

@@ -1,5 +1,5 @@
+@testable import RadioWire
 import Testing
-@testable import Scan
 
 @Suite("Wire: ByteReader")
 struct ByteReaderTests {

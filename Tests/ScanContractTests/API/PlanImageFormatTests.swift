@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 import Testing
 
 /// Floor plans are recognised by their bytes: PNG and JPEG by signature, SVG as text whose root is `<svg`.

@@ -1,5 +1,7 @@
 import Foundation
-import Scan
+import Harness
+import RadioWire
+import ScanContract
 import Testing
 @testable import scannerd
 
@@ -45,9 +47,9 @@ struct BTSnoopDecodingTests {
         #expect(throws: WireError.self) { try BTSnoopDecoding(bytes: Array("time,rssi\n1,-60\n".utf8)) }
     }
 
-    @Test func horizonCaptureGivesElevenIBeaconLines() throws {
-        guard let folder = PublicData.folder("ble-hci-captures") else { return }
-        let decoding = try BTSnoopDecoding(bytes: DatasetFile.contents(of: folder + "/horizon-74-at_btsnoop_hci.log"))
+    @Test(.enabled(if: PublicData.has("ble-hci-captures"), Comment(rawValue: PublicData.missing("ble-hci-captures"))))
+    func horizonCaptureGivesElevenIBeaconLines() throws {
+        let decoding = try BTSnoopDecoding(bytes: PublicData.bytes("ble-hci-captures/horizon-74-at_btsnoop_hci.log"))
         #expect(decoding.skipped.isEmpty)
         let beacons = decoding.lines.compactMap(\.beacons).joined()
         #expect(beacons.count == 11)
@@ -77,9 +79,9 @@ struct BSSLineTests {
         }
     }
 
-    @Test func e300() throws {
-        guard let folder = PublicData.folder("nl80211-captures") else { return }
-        let line = try BSSLine.decode(attributeStream: DatasetFile.contents(of: folder + "/e300.dat"))
+    @Test(.enabled(if: PublicData.has("nl80211-captures/e300.dat"), Comment(rawValue: PublicData.missing("nl80211-captures/e300.dat"))))
+    func e300() throws {
+        let line = try BSSLine.decode(attributeStream: PublicData.bytes("nl80211-captures/e300.dat"))
         #expect(line.bssid == "00:30:44:1a:f7:e5" && line.ssid == "E300-7e2-5g" && line.frequency == 5720 && line.signal == -37)
     }
 }

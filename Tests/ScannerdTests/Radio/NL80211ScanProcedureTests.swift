@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Scan
+import ScanContract
 import Testing
 @testable import scannerd
 

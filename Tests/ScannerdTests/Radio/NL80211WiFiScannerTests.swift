@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Scan
+import RadioWire
+import ScanContract
 import Testing
 @testable import scannerd
 
@@ -65,7 +66,7 @@ struct NL80211WiFiScannerTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let reading = try #require(NL80211WiFiScanner.reading(bss, at: now))
         #expect(reading.rssi == -62 && reading.time == now.addingTimeInterval(-0.12))
-        #expect(reading.observation == .wifi(WiFiObservation(bssid: bss.bssid, ssid: "lab", frequencyMHz: 2412)))
+        #expect(reading.observation == .wifi(WiFiObservation(bssid: try BSSID("02:00:00:00:07:00"), ssid: "lab", frequencyMHz: 2412)))
         bss.signalDBm = nil
         #expect(NL80211WiFiScanner.reading(bss, at: now) == nil, "no reading without a dBm signal")
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Scan
+import ScanContract
 @testable import scannerd
 
 /// A logger that writes nothing, so test output stays readable.
@@ -8,8 +8,8 @@ let quietLogger = Logger(label: "scannerd-tests", factory: { _ in SwiftLogNoOpLo
 
 let testScanner = try! ScannerID("test-scanner")
 
-func wifiMeasurement(scan: Int = 0, rssi: Int = -60, id: UUID = UUID()) -> Scan.Measurement {
-    Scan.Measurement(
+func wifiMeasurement(scan: Int = 0, rssi: Int = -60, id: UUID = UUID()) -> ScanContract.Measurement {
+    ScanContract.Measurement(
         id: id, time: Date(timeIntervalSince1970: 1_795_000_000), rssi: rssi, scan: scan,
         observation: .wifi(WiFiObservation(bssid: BSSID(rawValue: 0x02_00_00_00_01_00), ssid: "lab", frequencyMHz: 2412))
     )

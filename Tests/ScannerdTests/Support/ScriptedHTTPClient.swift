@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import ScanContract
 @testable import scannerd
 
 /// The HTTP edge replaced by a script: each request is recorded and answered by `respond`,

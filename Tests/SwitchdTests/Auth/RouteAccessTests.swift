@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 

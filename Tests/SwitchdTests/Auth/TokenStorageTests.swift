@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-import Scan
+import ScanContract
 import Testing
 @testable import switchd
 

@@ -1,6 +1,6 @@
 import Foundation
 import HummingbirdTesting
-import Scan
+import ScanContract
 @testable import switchd
 
 /// A floor with one room and one location, made through the API.
@@ -46,15 +46,15 @@ enum Readings {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
     static let beaconUUID = UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!
 
-    static func wifi(scan: Int = 0, rssi: Int = -60, at offset: TimeInterval = 0) -> Scan.Measurement {
-        Scan.Measurement(
+    static func wifi(scan: Int = 0, rssi: Int = -60, at offset: TimeInterval = 0) -> ScanContract.Measurement {
+        ScanContract.Measurement(
             time: start.addingTimeInterval(offset), rssi: rssi, scan: scan,
             observation: .wifi(WiFiObservation(bssid: BSSID(rawValue: 0x02_00_00_00_01_00), ssid: "floorscan-lab", frequencyMHz: 2412))
         )
     }
 
-    static func ble(scan: Int = 0, rssi: Int = -70, at offset: TimeInterval = 0) -> Scan.Measurement {
-        Scan.Measurement(
+    static func ble(scan: Int = 0, rssi: Int = -70, at offset: TimeInterval = 0) -> ScanContract.Measurement {
+        ScanContract.Measurement(
             time: start.addingTimeInterval(offset), rssi: rssi, scan: scan,
             observation: .ble(BLEObservation(
                 address: BLEAddress(rawValue: 0xC0_FF_EE_00_00_01), beacon: BeaconID(uuid: beaconUUID, major: 1, minor: 2), txPower: -59
@@ -62,7 +62,7 @@ enum Readings {
         )
     }
 
-    static func batch(_ measurements: [Scan.Measurement], revision: Int, scanner: ScannerID = .default) -> MeasurementBatch {
+    static func batch(_ measurements: [ScanContract.Measurement], revision: Int, scanner: ScannerID = .default) -> MeasurementBatch {
         MeasurementBatch(batchID: UUID(), scannerID: scanner, switchRevision: revision, measurements: measurements)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HummingbirdTesting
-import Scan
+import ScanContract
 @testable import switchd
 
 /// Two floors of building "main" (levels 0 and 1) and one of "annex", made through the API in a

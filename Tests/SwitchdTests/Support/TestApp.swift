@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-import Scan
+import ScanContract
 import ServiceLifecycle
 import Testing
 @testable import switchd

@@ -1,6 +1,6 @@
 import CBluetooth
 import Foundation
-import Scan
+import RadioWire
 
 /// Drives one controller's LE scanning over an ``HCIChannel``: sends each command and waits on the
 /// same socket for its Command Complete (or a failing Command Status). Events that are not the

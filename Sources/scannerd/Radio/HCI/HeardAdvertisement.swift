@@ -1,6 +1,7 @@
 import CBluetooth
 import Foundation
-import Scan
+import RadioWire
+import ScanContract
 
 /// One LE advertisement as the controller reported it, with the beacon frames in its data.
 struct HeardAdvertisement: Sendable, Equatable {
@@ -43,7 +44,10 @@ struct HeardAdvertisement: Sendable, Equatable {
         guard let rssi = advertisement.rssi else { return [] }
         return frames.compactMap { frame in
             guard case .iBeacon(let beacon) = frame else { return nil }
-            let observation = BLEObservation(address: advertisement.address, beacon: beacon.id, txPower: beacon.measuredPower)
+            let observation = BLEObservation(
+                address: BLEAddress(rawValue: advertisement.address.rawValue),
+                beacon: BeaconID(uuid: beacon.uuid, major: beacon.major, minor: beacon.minor), txPower: beacon.measuredPower
+            )
             return RadioReading(observation: .ble(observation), rssi: rssi, time: time)
         }
     }

@@ -1,7 +1,7 @@
 import CNetlinkGenl
 import Glibc
 import Logging
-import Scan
+import RadioWire
 
 /// One Wi-Fi scan over nl80211, the way iw does it but robust: the socket joins the "scan"
 /// multicast group before triggering, then blocks (in `poll()` slices, so a stop is seen) until

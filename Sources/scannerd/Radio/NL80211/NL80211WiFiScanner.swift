@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Scan
+import RadioWire
+import ScanContract
 
 /// The Wi-Fi source of a real interface: ``NL80211ScanProcedure`` on a thread of its own for each
 /// scan. Without CAP_NET_ADMIN it says so once and reads the kernel's cached results from then on.
@@ -48,7 +49,7 @@ struct NL80211WiFiScanner: WiFiScanner {
     static func reading(_ bss: NL80211BSS, at now: Date) -> RadioReading? {
         guard let signal = bss.signalDBm, let frequency = bss.frequency else { return nil }
         let age = Double(bss.seenMillisecondsAgo ?? 0) / 1000
-        let observation = WiFiObservation(bssid: bss.bssid, ssid: bss.ssid ?? "", frequencyMHz: Int(frequency))
+        let observation = WiFiObservation(bssid: BSSID(rawValue: bss.bssid.rawValue), ssid: bss.ssid ?? "", frequencyMHz: Int(frequency))
         return RadioReading(observation: .wifi(observation), rssi: Int(signal.rounded()), time: now.addingTimeInterval(-age))
     }
 

@@ -1,4 +1,5 @@
-import Scan
+import Positioning
+import ScanContract
 
 /// Whether and how strongly a receiver hears a transmitter, by the log-distance path-loss model.
 enum Reception {

@@ -1,5 +1,5 @@
 import Foundation
-import Scan
+import Positioning
 
 /// The simulated floor's radio environment as the scanner experiences it: where the scanner is,
 /// and the seeded noise of every reading. BLE and Wi-Fi draw from separate generators, so the

@@ -1,5 +1,6 @@
 import Logging
-import Scan
+import Positioning
+import ScanContract
 
 /// The radio source of a scanner on ``SimulatedFloor/demo()`` (or any floor): BLE and Wi-Fi from
 /// the path-loss model at the scanner's position.

@@ -1,4 +1,4 @@
-import Scan
+import ScanContract
 
 /// BLE advertisements of the simulated floor's beacons, paced at their advertising rates: the
 /// stream sleeps until the next advertisement is due, as a receiver waits for one.

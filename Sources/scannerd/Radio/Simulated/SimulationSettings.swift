@@ -1,4 +1,4 @@
-import Scan
+import Positioning
 
 /// How the simulated scanner behaves: the `--sim-*` options.
 struct SimulationSettings: Sendable, Equatable {

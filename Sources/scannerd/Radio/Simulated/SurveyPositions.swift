@@ -1,4 +1,4 @@
-import Scan
+import Positioning
 
 /// Where surveyed locations are, fetched from switchd once per location and remembered
 /// (a location's coordinates never change; a deleted one is not asked about again).

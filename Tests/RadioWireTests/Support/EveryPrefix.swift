@@ -1,22 +1,5 @@
-import Foundation
+@testable import RadioWire
 import Testing
-@testable import Scan
-
-/// The public captures in ../shared/data (relative to the repository root) or $FLOORSCAN_DATA.
-enum SharedData {
-    /// The file's bytes, or nil after printing a `SKIP:` line when it is absent.
-    static func bytes(_ name: String) throws -> [UInt8]? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let base = ProcessInfo.processInfo.environment["FLOORSCAN_DATA"] ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
-        let path = base + "/" + name
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("SKIP: \(name) not found at \(path); set FLOORSCAN_DATA to the folder holding it")
-            return nil
-        }
-        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-}
 
 /// Decodes every proper prefix of `bytes` (growing by one byte) and checks that each either throws
 /// `WireError` or gives a result `acceptable` allows (usually: equal to the full decode).
