@@ -1,4 +1,4 @@
-/// The bytes libFuzzer hands a fuzz target, as the `[UInt8]` the `Scan` decoders take.
+/// The bytes libFuzzer hands a fuzz target, as the `[UInt8]` the `RadioWire` decoders take.
 ///
 /// Shared by the `fuzz-*` executables (built only with `FLOORSCAN_FUZZ=1`, see Package.swift). A
 /// decoder that throws `WireError` has done its job; only a trap (an out-of-range index, an
