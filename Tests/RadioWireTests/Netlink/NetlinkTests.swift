@@ -81,6 +81,11 @@ struct NetlinkTests {
         #expect(error.offset == 36)
     }
 
+    @Test func aBSSIDThatIsNotSixOctetsIsAnErrorAtItsPayload() throws {
+        let attributes = [NetlinkAttribute(type: 1, payload: [0x02, 0x11, 0x22, 0x33, 0x44], payloadOffset: 8)]
+        #expect(throws: WireError(offset: 8, reason: "NL80211_BSS_BSSID must be 6 octets, got 5")) { try NL80211BSS(attributes) }
+    }
+
     @Test func anInformationElementOverrunIsAnError() throws {
         let error = try #require(throws: WireError.self) { try InformationElement.parse([0x00, 0x02, 0x41, 0x42, 0x01, 0x08, 0x82], origin: 10) }
         #expect(error.offset == 14)
