@@ -2,6 +2,7 @@ import Foundation
 import Scan
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 @Suite("The path-loss exponent fitted per floor")
 struct PathLossExponentTests {

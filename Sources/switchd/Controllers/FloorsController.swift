@@ -1,5 +1,6 @@
 import Hummingbird
 import Scan
+import SwitchdStore
 
 /// `/v1/floors`: the floors of the surveyed buildings.
 struct FloorsController {

@@ -1,5 +1,6 @@
 import Hummingbird
 import Scan
+import SwitchdStore
 
 /// `/v1/links`: walkable connections between locations, which routes follow.
 struct LinksController {

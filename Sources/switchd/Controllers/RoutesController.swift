@@ -1,5 +1,6 @@
 import Hummingbird
 import Scan
+import SwitchdStore
 
 /// `POST /v1/routes`: the shortest walk between two locations over the links, with an ETA at
 /// the request's walking speed or switchd's `--walking-speed`.

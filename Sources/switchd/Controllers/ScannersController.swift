@@ -1,5 +1,6 @@
 import Hummingbird
 import Scan
+import SwitchdStore
 
 /// `/v1/scanners`: register scanners and look them up.
 struct ScannersController {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Scan
+import SwitchdStore
 
 /// Turns every error a handler throws into the v1 error JSON, so no client ever sees an empty
 /// or HTML error: the outermost middleware.
