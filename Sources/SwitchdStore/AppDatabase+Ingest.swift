@@ -20,7 +20,7 @@ extension AppDatabase {
     /// Throws, storing nothing: ``StoreError/notFound(_:)`` for an unknown scanner;
     /// ``StoreError/invalidField(_:)`` naming `switchRevision` when it is not a revision of that
     /// scanner or one that was scanning; ``StoreError/conflict(_:)`` when the location a survey
-    /// revision surveyed has since been deleted.
+    /// revision surveyed has since been deleted; ``StoreError/storageFull`` when the disk is full.
     package func ingest(_ batch: MeasurementBatch, at now: Date) async throws -> IngestOutcome {
         try await write { db in try Self.ingest(batch, at: now, in: db) }
     }

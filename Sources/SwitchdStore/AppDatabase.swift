@@ -7,7 +7,7 @@ import GRDB
 /// The schema enforces the rules (not null, foreign keys with cascades, unique batch and
 /// measurement IDs); the methods add what SQL cannot say. How each table's row maps to a value
 /// is written once, in its record (`Records/`). Every write method is one transaction: when it
-/// throws, nothing it did is kept.
+/// throws, nothing it did is kept. A full disk is ``StoreError/storageFull``.
 package struct AppDatabase: Sendable {
     package let writer: any DatabaseWriter
 
@@ -52,13 +52,25 @@ package struct AppDatabase: Sendable {
 
     /// Runs `body` in one write transaction.
     ///
-    /// - Throws: what `body` throws; the transaction is rolled back.
+    /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite finds the disk (or
+    ///   the database's page limit) full; the transaction is rolled back either way.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.storageFull
+        }
     }
 
     /// Runs `body` in one read-only snapshot.
+    ///
+    /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite has no room for
+    ///   the temporary files a query needs.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(body)
+        do {
+            return try await writer.read(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.storageFull
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Scan
 
-/// Why a storage method refused: the caller's request did not fit what is stored. The database is unchanged when one of these is thrown.
+/// Why a storage method refused: the caller's request did not fit what is stored, or there is
+/// no room to store it. The database is unchanged when one of these is thrown.
 package enum StoreError: Error, Sendable, Equatable {
     /// Something the request names by ID does not exist; the text says which ("no floor 7").
     case notFound(String)
@@ -10,4 +11,7 @@ package enum StoreError: Error, Sendable, Equatable {
     case conflict(String)
     /// A stored row could not be read back; a bug or a damaged file, never the client's fault.
     case corruptRow(String)
+    /// SQLite found the disk full (SQLITE_FULL): nothing of the write was stored, and what was
+    /// stored before is intact. Writing again once space is freed succeeds.
+    case storageFull
 }
