@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A `batch` row: an uploaded batch, remembered (never deleted) so a replay is recognised.
-struct BatchRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct BatchRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "batch"
 
     var id: Int64?
@@ -24,10 +24,6 @@ struct BatchRecord: Codable, FetchableRecord, MutablePersistableRecord {
         static let uuid = Column(CodingKeys.uuid)
         static let stored = Column(CodingKeys.stored)
         static let discarded = Column(CodingKeys.discarded)
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// Whether the batch with this ID was discarded; nil when no such batch is stored.

@@ -4,7 +4,7 @@ import Scan
 
 /// A `beacon` row, read as a ``Beacon``. `metadata` is kept as JSON text with sorted keys, so
 /// equal metadata is stored as equal text.
-struct BeaconRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct BeaconRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "beacon"
 
     var id: Int64?
@@ -42,10 +42,6 @@ struct BeaconRecord: Codable, FetchableRecord, MutablePersistableRecord {
         z = new.z ?? 0
         measuredPower = new.measuredPower
         metadata = String(decoding: try JSONCoding.encoder().encode(new.metadata ?? [:]), as: UTF8.self)
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` when the stored identity or metadata is not what

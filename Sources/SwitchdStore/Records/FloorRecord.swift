@@ -3,7 +3,7 @@ import Scan
 
 /// A `floor` row. Read as a ``Floor`` through ``fetchFloors(_:filter:arguments:)``, which adds
 /// what the floor's plan is.
-struct FloorRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct FloorRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "floor"
 
     var id: Int64?
@@ -40,10 +40,6 @@ struct FloorRecord: Codable, FetchableRecord, MutablePersistableRecord {
         self.building = building
         name = new.name
         self.level = level
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// Floors with their plan's format and size, ordered by building, level and ID. `filter` is

@@ -2,7 +2,7 @@ import GRDB
 import Scan
 
 /// A `link` row, read as a ``Link``.
-struct LinkRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct LinkRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "link"
 
     var id: Int64?
@@ -26,10 +26,6 @@ struct LinkRecord: Codable, FetchableRecord, MutablePersistableRecord {
         toID = new.to
         kind = new.kind.rawValue
         self.distanceMetres = distanceMetres
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a kind switchd does not write.

@@ -3,7 +3,7 @@ import Scan
 
 /// A `location` row. Read as a ``Location`` through ``fetchLocations(_:filter:arguments:)``,
 /// which adds the floor from the location's room.
-struct LocationRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "location"
 
     var id: Int64?
@@ -26,10 +26,6 @@ struct LocationRecord: Codable, FetchableRecord, MutablePersistableRecord {
         self.name = name
         self.x = x
         self.y = y
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     func location(floorID: Int64) -> Location {

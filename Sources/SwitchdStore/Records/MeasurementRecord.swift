@@ -71,6 +71,31 @@ struct MeasurementRecord: Codable, FetchableRecord, TableRecord {
         ]
     }
 
+    /// Decodes by column name without `Codable`'s keyed containers: the feeds and the radio map
+    /// read every row this way, and the decoder was most of their time.
+    init(row: Row) throws {
+        typealias Key = CodingKeys
+        sequence = row[Key.sequence.rawValue]
+        uuid = row[Key.uuid.rawValue]
+        batchID = row[Key.batchID.rawValue]
+        scannerID = row[Key.scannerID.rawValue]
+        revision = row[Key.revision.rawValue]
+        mode = row[Key.mode.rawValue]
+        roomID = row[Key.roomID.rawValue]
+        locationID = row[Key.locationID.rawValue]
+        kind = row[Key.kind.rawValue]
+        timeMs = row[Key.timeMs.rawValue]
+        rssi = row[Key.rssi.rawValue]
+        scan = row[Key.scan.rawValue]
+        address = row[Key.address.rawValue]
+        ssid = row[Key.ssid.rawValue]
+        frequencyMHz = row[Key.frequencyMHz.rawValue]
+        beaconUUID = row[Key.beaconUUID.rawValue]
+        major = row[Key.major.rawValue]
+        minor = row[Key.minor.rawValue]
+        txPower = row[Key.txPower.rawValue]
+    }
+
     /// The row of `measurement` taken under `revision` and stored in batch row `batchID`.
     init(_ measurement: Scan.Measurement, batchID: Int64, revision: ScanSwitch) {
         uuid = measurement.id

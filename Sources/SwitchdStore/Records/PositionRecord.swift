@@ -4,7 +4,7 @@ import Scan
 
 /// A `position` row, read as a ``Position``. `beacons` is the JSON array of the sightings the
 /// scanner reported, or NULL when it reported none.
-struct PositionRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "position"
 
     var id: Int64?
@@ -44,10 +44,6 @@ struct PositionRecord: Codable, FetchableRecord, MutablePersistableRecord {
         accuracyMetres = new.accuracyMetres
         method = new.method
         beacons = try new.beacons.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a scanner ID or sightings switchd does not write.

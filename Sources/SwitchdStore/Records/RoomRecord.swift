@@ -2,7 +2,7 @@ import GRDB
 import Scan
 
 /// A `room` row, read as a ``Room``.
-struct RoomRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct RoomRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "room"
 
     var id: Int64?
@@ -22,10 +22,6 @@ struct RoomRecord: Codable, FetchableRecord, MutablePersistableRecord {
     init(_ new: NewRoom) {
         floorID = new.floorID
         name = new.name
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     var room: Room { Room(id: id ?? 0, floorID: floorID, name: name) }

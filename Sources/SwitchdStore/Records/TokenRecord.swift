@@ -3,7 +3,7 @@ import GRDB
 import Scan
 
 /// A `token` row, read as a ``TokenInfo``; `hash` is the SHA-256 of the token, never the token.
-struct TokenRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct TokenRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "token"
 
     var id: Int64?
@@ -31,10 +31,6 @@ struct TokenRecord: Codable, FetchableRecord, MutablePersistableRecord {
         scannerID = new.scannerID?.rawValue
         self.hash = Data(hash)
         createdMs = created.milliseconds
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a role or scanner ID switchd does not write.
