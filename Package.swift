@@ -66,12 +66,18 @@ let package = Package(
         // libnl-genl-3 and the kernel's nl80211 header, for the Wi-Fi source.
         .systemLibrary(name: "CNetlinkGenl", pkgConfig: "libnl-genl-3.0", providers: [.apt(["libnl-genl-3-dev"])]),
 
+        // switchd's storage: contract values in, contract values out, through GRDB records. It knows
+        // nothing of HTTP, feeds or tokens' secrets; switchd itself does not link GRDB, so no row is
+        // read outside this target.
+        .target(
+            name: "SwitchdStore",
+            dependencies: ["ScanContract", "Positioning", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "switchd",
             dependencies: [
-                "ScanContract", "Positioning", "DaemonSupport",
+                "ScanContract", "Positioning", "SwitchdStore", "DaemonSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "SwitchdTests",
             dependencies: [
-                "switchd", "ScanContract", "Positioning", "Harness", "DaemonSupport",
+                "switchd", "SwitchdStore", "ScanContract", "Positioning", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

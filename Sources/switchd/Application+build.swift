@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
 /// service and, under systemd, the watchdog and the stop notice. `main` and the tests both call this.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `/admin/`: the admin page's files, each with the type of its extension, and nothing from
 /// outside its folder.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// Bad requests get a precise error, and nothing stored changes.
 @Suite struct BadInputTests {

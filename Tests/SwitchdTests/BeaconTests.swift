@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `/v1/beacons`: the registry's life cycle and its rules.
 @Suite struct BeaconTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// The v1 JSON contract: each endpoint's happy path and the shape of its answer.
 @Suite struct ContractTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `PATCH /v1/floors/{id}` (name, building, level, the plan's scale) and `PATCH /v1/rooms/{id}` (rename).
 @Suite struct FloorAndRoomPatchTests {

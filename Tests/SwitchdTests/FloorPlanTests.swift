@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `PUT/GET /v1/floors/{id}/plan`: the plan image, recognised by its bytes and size-limited.
 @Suite struct FloorPlanTests {

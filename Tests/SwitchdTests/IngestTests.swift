@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `POST /v1/measurements`: what is stored, tagged how, and what is refused.
 @Suite struct IngestTests {

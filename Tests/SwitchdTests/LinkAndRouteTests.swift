@@ -5,6 +5,7 @@ import Logging
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `/v1/links` and `POST /v1/routes` over a two-storey building and an annex.
 @Suite struct LinkAndRouteTests {

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `GET /metrics` scraped over the test client; every number is read before and after the
 /// requests that should move it.

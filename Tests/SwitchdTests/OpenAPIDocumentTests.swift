@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// docs/openapi.yaml describes exactly what switchd serves: every route the router has is in the
 /// document with its method, and the document names no route the router lacks.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `GET /v1/measurements`: cursor paging and filters.
 @Suite struct PagingTests {
@@ -62,7 +63,7 @@ import Testing
             #expect(items.map(\.measurement) == stored.all)
 
             let defaultPage = try await client.expect(.ok, get: "/v1/measurements", as: Page<StoredMeasurement>.self)
-            #expect(defaultPage.items.count == FeedSource<StoredMeasurement>.defaultPageLimit && defaultPage.nextCursor != nil)
+            #expect(defaultPage.items.count == QueryParameters.defaultPageLimit && defaultPage.nextCursor != nil)
             let exact = try await Self.pageThrough(client, "limit=125")
             #expect(exact.sizes == [125, 125], "no empty last page when the rows end on a page boundary")
         }

@@ -3,6 +3,7 @@ import Positioning
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 @Suite("The path-loss exponent fitted per floor")
 struct PathLossExponentTests {

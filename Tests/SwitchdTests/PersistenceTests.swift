@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// Real SQLite files: cascades, clearing a room, batch IDs that outlive deletes, reopening.
 @Suite struct PersistenceTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `/v1/positions`: storing, paging, the latest per scanner, and the live stream.
 @Suite(.timeLimit(.minutes(1))) struct PositionTests {

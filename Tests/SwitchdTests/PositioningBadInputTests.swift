@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// Bad requests to the positioning routes get a precise error, and nothing stored changes. The
 /// world is ``PositioningWorld`` with beacon 1 (minor 1) on the ground floor and link 1 A—B.

@@ -6,6 +6,7 @@ import Positioning
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// `GET /v1/radiomap` on a real SQLite file: the fingerprints built from survey readings, and an
 /// ETag that moves exactly when the survey does.

@@ -2,6 +2,7 @@ import DaemonSupport
 import Foundation
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// packaging/switchd.toml, installed as /etc/floorscan/switchd.toml by the Debian package.
 @Suite("switchd's shipped configuration file")

@@ -6,6 +6,7 @@ import ScanContract
 import ServiceLifecycle
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// Server-sent events over a real loopback connection, read as they arrive.
 @Suite(.timeLimit(.minutes(1))) struct StreamTests {

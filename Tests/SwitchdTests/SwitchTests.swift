@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// The scan switch: revisions, long-poll, the seed endpoint and stop conditions.
 @Suite struct SwitchTests {

@@ -1,5 +1,6 @@
 import Foundation
 import ScanContract
+import SwitchdStore
 
 /// Makes sure switchd can be administered when it starts: an admin token from
 /// `--admin-token-file`, or one it makes itself in `<state-dir>/admin.token`.

@@ -1,3 +1,5 @@
+import SwitchdStore
+
 /// Finds the caller a presented token names, reading the tokens as they are stored now, so a
 /// token revoked with `switchd token revoke` is refused from the next request on.
 struct TokenAuthenticator: Sendable {
@@ -11,8 +13,9 @@ struct TokenAuthenticator: Sendable {
     func principal(for token: BearerToken) async throws -> Principal? {
         let presented = token.hash
         var found: Principal?
-        for candidate in try await database.activeTokens() where candidate.hash.matches(presented) {
-            found = candidate.principal
+        for candidate in try await database.activeTokens() where TokenHash(bytes: candidate.hash).matches(presented) {
+            let info = candidate.info
+            found = Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
         }
         return found
     }

@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `switchd [serve]`: the HTTP service. Makes sure an admin token exists before it listens.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScanContract
+import SwitchdStore
 
 /// `switchd token issue|list|revoke`: the bearer tokens in a state folder's database. Works
 /// while switchd runs; a revoked token is refused from switchd's next request on.

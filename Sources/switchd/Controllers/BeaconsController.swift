@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/beacons`: the registry of iBeacons of known position. `PUT /v1/beacons/{id}` replaces a
 /// beacon with a whole ``NewBeacon``.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import ScanContract
+import SwitchdStore
 
 /// `/v1/floors/{id}/plan`: the floor's plan image, PNG, JPEG or SVG, as the admin page draws it.
 struct FloorPlanController {

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/floors`: the floors of the surveyed buildings.
 struct FloorsController {

@@ -1,4 +1,5 @@
 import Hummingbird
+import SwitchdStore
 
 /// `GET /healthz`: 200 `{"status":"ok"}` when the database answers, else 503 `unavailable`.
 struct HealthController {

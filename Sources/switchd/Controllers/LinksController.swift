@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/links`: walkable connections between locations, which routes follow.
 struct LinksController {

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/locations`: surveyed spots, x and y in metres on their floor's plan.
 struct LocationsController {

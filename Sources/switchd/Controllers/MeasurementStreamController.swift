@@ -1,11 +1,12 @@
 import Hummingbird
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `GET /v1/measurements/stream`: the stored readings as server-sent events, `event: measurement`,
 /// `id: <sequence>`, data the ``StoredMeasurement`` JSON, with the filters of
 /// `GET /v1/measurements`; resumes after `Last-Event-ID` or `?after=` (see
-/// ``FeedSource/streamResponse(_:_:subscribers:logger:)``).
+/// ``FeedSource/streamResponse(_:after:subscribers:logger:)``).
 struct MeasurementStreamController {
     let database: AppDatabase
     let feed: SequenceFeed
@@ -20,6 +21,6 @@ struct MeasurementStreamController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
         let source = database.measurementSource(matching: try query.measurementFilter(), feed: feed)
-        return try await source.streamResponse(request, query, subscribers: subscribers, logger: context.logger)
+        return try await source.streamResponse(request, after: try query.int64("after"), subscribers: subscribers, logger: context.logger)
     }
 }

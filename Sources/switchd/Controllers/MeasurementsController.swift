@@ -1,6 +1,7 @@
 import Hummingbird
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `/v1/measurements`: scanners upload batches; integrators page through what is stored.
 struct MeasurementsController {
@@ -41,6 +42,7 @@ struct MeasurementsController {
     /// when more rows matching the filters follow.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
-        return try await database.measurementSource(matching: try query.measurementFilter(), feed: feed).page(query)
+        let (after, limit) = try query.pageRange()
+        return try .json(await database.measurementSource(matching: try query.measurementFilter(), feed: feed).page(after: after, limit: limit))
     }
 }

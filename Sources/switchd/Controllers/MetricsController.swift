@@ -1,4 +1,5 @@
 import Hummingbird
+import SwitchdStore
 
 /// `GET /metrics`: every switchd metric, and what scanners reported, as Prometheus text.
 struct MetricsController {

@@ -1,10 +1,11 @@
 import Hummingbird
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `GET /v1/positions/stream`: stored positions as server-sent events, `event: position`,
 /// `id: <position ID>`, data the ``Position`` JSON, with the filters of `GET /v1/positions`;
-/// resumes after `Last-Event-ID` or `?after=` (see ``FeedSource/streamResponse(_:_:subscribers:logger:)``).
+/// resumes after `Last-Event-ID` or `?after=` (see ``FeedSource/streamResponse(_:after:subscribers:logger:)``).
 struct PositionStreamController {
     let database: AppDatabase
     let feed: SequenceFeed
@@ -19,6 +20,6 @@ struct PositionStreamController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
         let source = database.positionSource(matching: try query.positionFilter(), feed: feed)
-        return try await source.streamResponse(request, query, subscribers: subscribers, logger: context.logger)
+        return try await source.streamResponse(request, after: try query.int64("after"), subscribers: subscribers, logger: context.logger)
     }
 }

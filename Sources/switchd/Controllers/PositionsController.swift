@@ -1,6 +1,7 @@
 import Hummingbird
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `/v1/positions`: positions scanners computed on the device.
 struct PositionsController {
@@ -32,7 +33,8 @@ struct PositionsController {
     /// A ``Page`` of ``Position``, ascending by ID, filtered by `scannerID`, `since`, `until`.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
-        return try await database.positionSource(matching: try query.positionFilter(), feed: feed).page(query)
+        let (after, limit) = try query.pageRange()
+        return try .json(await database.positionSource(matching: try query.positionFilter(), feed: feed).page(after: after, limit: limit))
     }
 
     /// Each scanner's latest position; with `?scannerID=` that scanner's alone, as one object

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// The query string of a request, read into typed values. A value that does not parse is a 422
 /// naming the parameter; a parameter left out is nil. Unknown parameters are ignored.

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `GET /v1/radiomap`: the ``RadioMap`` scanners position themselves with, built from the survey.
 ///
-/// Carries a strong `ETag` that changes exactly when the survey does (``SurveyVersionTable``);
+/// Carries a strong `ETag` that changes exactly when the survey does (``SurveyVersion``, counted by triggers in the store);
 /// a request whose `If-None-Match` holds it (or `*`) gets 304 with no body.
 struct RadioMapController {
     let database: AppDatabase

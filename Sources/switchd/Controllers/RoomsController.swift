@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/rooms`: rooms on floors, and clearing a room's measurements to survey it again.
 struct RoomsController {

@@ -1,6 +1,7 @@
 import Hummingbird
 import Positioning
 import ScanContract
+import SwitchdStore
 
 /// `POST /v1/routes`: the shortest walk between two locations over the links, with an ETA at
 /// the request's walking speed or switchd's `--walking-speed`.

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `PUT /v1/scanners/{id}/counters`: a scanner reports what it has counted (``ScannerCounters``);
 /// `GET /metrics` exports it per scanner.

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/scanners`: register scanners and look them up.
 struct ScannersController {

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// The seed system's `/scanSwitch/1`, mapped onto scanner `default`'s switch.
 struct SeedSwitchController {

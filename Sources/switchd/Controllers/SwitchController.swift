@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/scanners/{id}/switch`: read (or long-poll) and change a scanner's scan switch.
 struct SwitchController {

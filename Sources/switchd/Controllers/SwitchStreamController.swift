@@ -1,6 +1,7 @@
 import Hummingbird
 import Metrics
 import ScanContract
+import SwitchdStore
 
 /// `GET /v1/scanners/{id}/switch/stream`: server-sent events, `event: switch`, `id: <revision>`,
 /// data the ``ScanSwitch`` JSON; the first event is the switch as it is now, then one per new

@@ -1,5 +1,6 @@
 import Hummingbird
 import ScanContract
+import SwitchdStore
 
 /// `/v1/tokens`: issue, list and revoke bearer tokens (admin only, see ``RoutePolicy``). The
 /// same as `switchd token issue|list|revoke` on the command line.

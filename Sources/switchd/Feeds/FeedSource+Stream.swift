@@ -11,20 +11,20 @@ extension FeedSource {
     static var lastEventIDHeader: String { "last-event-id" }
 
     /// A `text/event-stream` answer: every matching row after the `Last-Event-ID` header or the
-    /// `?after=` sequence, else from now on, as `event: <event>`, `id: <sequence>`, data the
-    /// item's JSON. `subscribers` is one higher while the response body is being written.
+    /// sequence `after` (the `?after=` parameter), else from now on, as `event: <event>`,
+    /// `id: <sequence>`, data the item's JSON. `subscribers` is one higher while the response body is being written.
     ///
     /// The database is the source of truth: the stream reads rows after the last one it covered,
     /// in pages, then waits for the feed to announce more, so nothing is skipped or sent twice. A
     /// `: keep-alive` comment goes out every 15 s of quiet. Ends when the client leaves or switchd
     /// shuts down.
     ///
-    /// - Throws: 422 naming `Last-Event-ID` or `after` when it is not a sequence number.
-    func streamResponse(_ request: Request, _ query: QueryParameters, subscribers: Meter, logger: Logger) async throws -> Response {
+    /// - Throws: 422 naming `Last-Event-ID` when it is not a sequence number.
+    func streamResponse(_ request: Request, after: Int64?, subscribers: Meter, logger: Logger) async throws -> Response {
         // "From now" is fixed before the response starts, so a row stored once the client has
         // the response head is always sent.
         let startAfter: Int64
-        if let resumeAfter = try Self.resumePoint(request, query) {
+        if let resumeAfter = try Self.resumePoint(request, after: after) {
             startAfter = resumeAfter
         } else {
             startAfter = try await end()
@@ -66,14 +66,14 @@ extension FeedSource {
     }
 
     /// The sequence to resume after: `Last-Event-ID` (what browsers send on reconnect) wins over
-    /// `?after=`; nil for "from now".
-    private static func resumePoint(_ request: Request, _ query: QueryParameters) throws -> Int64? {
+    /// `after`; nil for "from now".
+    private static func resumePoint(_ request: Request, after: Int64?) throws -> Int64? {
         if let header = request.headers.first(where: { $0.name.canonicalName == lastEventIDHeader })?.value {
             guard let sequence = Int64(header), sequence >= 0 else {
                 throw APIError.invalidField("Last-Event-ID", "must be the id of an event of this stream (a sequence number), got \(APIError.echo(header))")
             }
             return sequence
         }
-        return try query.int64("after")
+        return after
     }
 }

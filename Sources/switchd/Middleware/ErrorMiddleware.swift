@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ScanContract
+import SwitchdStore
 
 /// Turns every error a handler throws into the v1 error JSON, so no client ever sees an empty
 /// or HTML error: the outermost middleware.
@@ -46,8 +47,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .corruptRow(let detail):
             logger.error("Stored row unreadable", metadata: ["detail": "\(detail)"])
             return APIError(.internalServerError, code: "internal", message: "switchd could not read what it stored; the details are in its log")
+        case .storageFull:
+            logger.error("Disk full: a write was refused and rolled back")
+            return APIError(
+                insufficientStorage, code: "insufficient_storage",
+                message: "switchd's disk is full: nothing of this request was stored; send it again once space is freed"
+            )
         }
     }
+
+    /// 507 (RFC 4918 §11.5), which HTTPTypes does not name.
+    static var insufficientStorage: HTTPResponse.Status { HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage") }
 
     /// Hummingbird's own errors: an unknown route, a body over the limit, …
     private static func apiError(forStatus status: HTTPResponse.Status, request: Request) -> APIError {

@@ -1,24 +1,6 @@
 import Positioning
 import ScanContract
-
-/// One survey scan cycle: the readings one scanner took in scan `scan` under one switch revision.
-struct SurveyScanKey: Hashable, Comparable, Sendable {
-    var scannerID: String
-    var revision: Int64
-    var scan: Int64
-
-    static func < (lhs: SurveyScanKey, rhs: SurveyScanKey) -> Bool {
-        (lhs.scannerID, lhs.revision, lhs.scan) < (rhs.scannerID, rhs.revision, rhs.scan)
-    }
-}
-
-/// One stored survey reading, as the radio map needs it.
-struct SurveyReading: Sendable {
-    var locationID: Int64
-    var scan: SurveyScanKey
-    var emitter: Emitter
-    var rssi: Int
-}
+import SwitchdStore
 
 /// Builds a ``RadioMap`` from the survey: readings are grouped by location, then by scan cycle;
 /// an emitter heard more than once in a cycle counts once, with the mean of its readings. A

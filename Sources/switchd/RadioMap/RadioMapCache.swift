@@ -1,5 +1,6 @@
 import Foundation
 import ScanContract
+import SwitchdStore
 
 /// The last radio map built, as encoded JSON with its survey version, so repeated requests for
 /// an unchanged survey cost one small read. Built once in ``buildRouter(settings:database:hub:feeds:)``.

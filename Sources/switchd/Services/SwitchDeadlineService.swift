@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ScanContract
 import ServiceLifecycle
+import SwitchdStore
 
 /// Turns off `{seconds: T}` switches when their time is up.
 ///

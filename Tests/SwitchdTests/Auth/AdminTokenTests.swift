@@ -2,6 +2,7 @@ import Foundation
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// The admin token of a first start, and `--admin-token-file`.
 @Suite("Tokens: the admin token at start")

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// What a refused request is told: 401 with a Bearer challenge, 403, in the v1 error JSON.
 @Suite("Access: 401 and 403 answers")

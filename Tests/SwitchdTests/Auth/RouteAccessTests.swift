@@ -5,6 +5,7 @@ import NIOCore
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// Every route × every role, over HTTP, against the roles the issue asks for (written out here,
 /// independently of ``RoutePolicy``). The routes come from the router itself, so a route added

@@ -5,6 +5,7 @@ import Logging
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// No token reaches a log line, at the most verbose level, whether it is good, unknown or revoked.
 @Suite("Tokens: never logged")

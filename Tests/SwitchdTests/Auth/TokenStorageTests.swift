@@ -4,6 +4,7 @@ import GRDB
 import ScanContract
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// How tokens are made, stored and compared.
 @Suite("Tokens: made, hashed, compared")

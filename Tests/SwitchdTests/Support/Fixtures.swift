@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import ScanContract
 @testable import switchd
+@testable import SwitchdStore
 
 /// A floor with one room and one location, made through the API.
 struct SurveySpot {

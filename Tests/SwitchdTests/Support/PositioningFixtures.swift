@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import ScanContract
 @testable import switchd
+@testable import SwitchdStore
 
 /// Two floors of building "main" (levels 0 and 1) and one of "annex", made through the API in a
 /// fresh database, so IDs are predictable: floors 1 (ground), 2 (first), 3 (annex); rooms 1, 2, 3

@@ -8,6 +8,7 @@ import ScanContract
 import ServiceLifecycle
 import Testing
 @testable import switchd
+@testable import SwitchdStore
 
 /// A switchd wired as `main` wires it, over the given database, for `app.test(...)`, where a
 /// request without an `Authorization` header is sent with an admin token: the tests of what each

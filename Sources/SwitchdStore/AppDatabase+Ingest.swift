@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import ScanContract
+
+/// What storing one uploaded batch did.
+package struct IngestOutcome: Sendable {
+    package var receipt: BatchReceipt
+    /// The sequence of the last reading stored, when any was: the measurement feed's new end.
+    package var lastSequence: Int64?
+    /// A new switch revision made by the batch completing a `{scans: N}` condition.
+    package var switchTurnedOff: ScanSwitch?
+}
+
+extension AppDatabase {
+    /// Stores a validated batch in one transaction: a batch ID seen before is acknowledged as a
+    /// duplicate without storing anything; otherwise the batch is remembered, its readings stored
+    /// (tagged with the revision's room and location) unless the revision says not to keep them,
+    /// and the revision's survey progress moved on, which may turn the switch off.
+    ///
+    /// Throws, storing nothing: ``StoreError/notFound(_:)`` for an unknown scanner;
+    /// ``StoreError/invalidField(_:)`` naming `switchRevision` when it is not a revision of that
+    /// scanner or one that was scanning; ``StoreError/conflict(_:)`` when the location a survey
+    /// revision surveyed has since been deleted; ``StoreError/storageFull`` when the disk is full.
+    package func ingest(_ batch: MeasurementBatch, at now: Date) async throws -> IngestOutcome {
+        try await write { db in try Self.ingest(batch, at: now, in: db) }
+    }
+
+    private static func ingest(_ batch: MeasurementBatch, at now: Date, in db: Database) throws -> IngestOutcome {
+        if let discarded = try BatchRecord.discarded(db, batchID: batch.batchID) {
+            let receipt = BatchReceipt(batchID: batch.batchID, stored: 0, duplicate: true, discarded: discarded)
+            return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
+        }
+        let current = try requireCurrentSwitch(of: batch.scannerID, in: db)
+        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: db)
+        let keeps = revision.keepsReadings
+
+        var batchRecord = BatchRecord(
+            uuid: batch.batchID, scannerID: batch.scannerID.rawValue, revision: revision.revision,
+            receivedMs: now.milliseconds, stored: 0, discarded: !keeps
+        )
+        try batchRecord.insert(db)
+        let batchRowID = db.lastInsertedRowID
+
+        var stored = 0
+        var lastSequence: Int64?
+        if keeps {
+            stored = try insertMeasurements(batch.measurements, batchRowID: batchRowID, revision: revision, in: db)
+            if stored > 0 {
+                lastSequence = db.lastInsertedRowID
+                try BatchRecord.setStored(db, id: batchRowID, count: stored)
+            }
+        }
+
+        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: db)
+        let receipt = BatchReceipt(batchID: batch.batchID, stored: stored, duplicate: false, discarded: !keeps)
+        return IngestOutcome(receipt: receipt, lastSequence: lastSequence, switchTurnedOff: switchTurnedOff)
+    }
+
+    /// The revision a batch says it was scanned under, if it is one the batch may be stored under.
+    private static func scanningRevision(_ number: Int, of scannerID: ScannerID, current: Int, in db: Database) throws -> ScanSwitch {
+        guard let revision = try SwitchRevisionRecord.revision(db, number, of: scannerID) else {
+            throw StoreError.invalidField(ValidationError(
+                field: "switchRevision", reason: "scanner \(scannerID) has no revision \(number); its switch is at revision \(current)"
+            ))
+        }
+        guard revision.scanning else {
+            throw StoreError.invalidField(ValidationError(
+                field: "switchRevision", reason: "revision \(number) of scanner \(scannerID) was not scanning"
+            ))
+        }
+        if revision.mode == .survey, revision.locationID == nil {
+            throw StoreError.conflict("the location surveyed under revision \(number) of scanner \(scannerID) has been deleted")
+        }
+        return revision
+    }
+
+    /// Inserts the readings with one cached statement; a reading whose ID is already stored is
+    /// skipped. Returns how many were stored.
+    private static func insertMeasurements(_ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database) throws -> Int {
+        let insert = try db.cachedStatement(sql: MeasurementRecord.insertSQL)
+        var stored = 0
+        for measurement in measurements {
+            // Always the statement's values in order: binding them unchecked skips GRDB's per-row
+            // argument validation, a measurable share of ingest time.
+            insert.setUncheckedArguments(MeasurementRecord(measurement, batchID: batchRowID, revision: revision).insertArguments)
+            try insert.execute()
+            stored += db.changesCount
+        }
+        return stored
+    }
+
+    /// Moves the current revision's survey progress to the scans the batch says are complete
+    /// (``MeasurementBatch/completedScans``); returns the new revision when that completes a
+    /// `{scans: N}` condition. Batches of older revisions change nothing.
+    private static func recordProgress(of batch: MeasurementBatch, on current: ScanSwitch, at now: Date, in db: Database) throws -> ScanSwitch? {
+        guard batch.completedScans > 0 else { return nil }
+        let next = current.recordingScan(batch.completedScans - 1, ofRevision: batch.switchRevision, at: now)
+        guard next != current else { return nil }
+        var progressed = current
+        progressed.scansCompleted = next.scansCompleted
+        try SwitchRevisionRecord.updateProgress(db, of: progressed)
+        guard next.revision != current.revision else { return nil }
+        try SwitchRevisionRecord(next).insert(db)
+        return next
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Positioning
+import ScanContract
+
+extension AppDatabase {
+    /// The length given to a link between two locations at the same spot.
+    package static let shortestLinkMetres = 0.01
+
+    /// Links two locations, the same both ways. Without a distance: the straight line on one
+    /// floor; between floors of one building that line plus ``NewLink/storeyHeightMetres`` per
+    /// storey.
+    ///
+    /// - Throws: ``StoreError/invalidField(_:)`` naming `from` or `to` for an unknown location,
+    ///   `kind` for a walk between floors, `distanceMetres` when it is needed (floors of two
+    ///   buildings) or out of range; ``StoreError/conflict(_:)`` when the two are already linked.
+    package func createLink(_ new: NewLink) async throws -> Link {
+        try validate(new.validate)
+        return try await write { db in
+            let from = try Self.linkEnd(new.from, field: "from", in: db)
+            let to = try Self.linkEnd(new.to, field: "to", in: db)
+            if from.location.floorID != to.location.floorID, !new.kind.changesFloor {
+                throw StoreError.invalidField(ValidationError(
+                    field: "kind", reason: "locations \(new.from) and \(new.to) are on different floors: use stairs or lift"
+                ))
+            }
+            let distance = try new.distanceMetres ?? Self.defaultDistance(from: from, to: to)
+            if let existing = try LinkRecord.joining(db, new.from, new.to) {
+                throw StoreError.conflict("locations \(new.from) and \(new.to) are already joined by link \(existing)")
+            }
+            var record = LinkRecord(new, distanceMetres: distance)
+            try record.insert(db)
+            return try record.link()
+        }
+    }
+
+    /// Every link, or those touching one location, ordered by ID.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` when `locationID` names no location.
+    package func links(touching locationID: Int64?) async throws -> [Link] {
+        try await read { db in
+            if let locationID, try !LocationRecord.exists(db, key: locationID) {
+                throw StoreError.notFound("no location \(locationID)")
+            }
+            return try LinkRecord.fetchLinks(db, touching: locationID)
+        }
+    }
+
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown link.
+    package func link(_ id: Int64) async throws -> Link {
+        try await read { db in
+            guard let record = try LinkRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no link \(id)") }
+            return try record.link()
+        }
+    }
+
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown link.
+    package func deleteLink(_ id: Int64) async throws {
+        try await write { db in
+            guard try LinkRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no link \(id)") }
+        }
+    }
+
+    /// Every location and link, as one snapshot, for finding routes.
+    package func routeGraph() async throws -> RouteGraph {
+        try await read { db in
+            var graph = RouteGraph()
+            for location in try LocationRecord.fetchLocations(db) {
+                graph.addLocation(location.id, floorID: location.floorID)
+            }
+            for link in try LinkRecord.fetchLinks(db) {
+                graph.addLink(link.from, link.to, metres: link.distanceMetres)
+            }
+            return graph
+        }
+    }
+
+    private struct LinkEnd {
+        var location: Location
+        var floor: Floor
+    }
+
+    private static func linkEnd(_ id: Int64, field: String, in db: Database) throws -> LinkEnd {
+        guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
+            throw StoreError.invalidField(ValidationError(field: field, reason: "no location \(id)"))
+        }
+        return LinkEnd(location: location, floor: try FloorRecord.fetchFloor(db, id: location.floorID))
+    }
+
+    /// The straight line, plus a storey height per level between floors of one building.
+    private static func defaultDistance(from: LinkEnd, to: LinkEnd) throws -> Double {
+        let straight = ((from.location.x - to.location.x) * (from.location.x - to.location.x)
+            + (from.location.y - to.location.y) * (from.location.y - to.location.y)).squareRoot()
+        guard from.floor.id != to.floor.id else {
+            // Two locations at one spot: a link still needs a length above zero.
+            return max(straight, Self.shortestLinkMetres)
+        }
+        guard from.floor.building == to.floor.building else {
+            throw StoreError.invalidField(ValidationError(
+                field: "distanceMetres", reason: "is needed between floors of different buildings (\(from.floor.building), \(to.floor.building))"
+            ))
+        }
+        let storeys = Double(abs(from.floor.level - to.floor.level))
+        return max(straight + storeys * NewLink.storeyHeightMetres, Self.shortestLinkMetres)
+    }
+}

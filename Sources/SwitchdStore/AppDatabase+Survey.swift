@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Positioning
+import ScanContract
+
+/// One survey scan cycle: the readings one scanner took in scan `scan` under one switch revision.
+package struct SurveyScanKey: Hashable, Comparable, Sendable {
+    package var scannerID: String
+    package var revision: Int64
+    package var scan: Int64
+
+    package init(scannerID: String, revision: Int64, scan: Int64) {
+        self.scannerID = scannerID
+        self.revision = revision
+        self.scan = scan
+    }
+
+    package static func < (lhs: SurveyScanKey, rhs: SurveyScanKey) -> Bool {
+        (lhs.scannerID, lhs.revision, lhs.scan) < (rhs.scannerID, rhs.revision, rhs.scan)
+    }
+}
+
+/// One stored survey reading: where it was taken, in which scan cycle, of which emitter.
+package struct SurveyReading: Sendable {
+    package var locationID: Int64
+    package var scan: SurveyScanKey
+    package var emitter: Emitter
+    package var rssi: Int
+
+    package init(locationID: Int64, scan: SurveyScanKey, emitter: Emitter, rssi: Int) {
+        self.locationID = locationID
+        self.scan = scan
+        self.emitter = emitter
+        self.rssi = rssi
+    }
+}
+
+/// The survey as stored in one snapshot: what a radio map is built from. Only valid inside the
+/// closure given to ``AppDatabase/readSurvey(_:)``.
+package struct SurveySnapshot: ~Copyable {
+    package let version: SurveyVersion
+    /// Ordered by building, level and ID.
+    package let floors: [Floor]
+    /// Ordered by ID.
+    package let beacons: [Beacon]
+    /// Ordered by ID.
+    package let locations: [Location]
+    fileprivate let db: Database
+
+    /// Calls `body` with every survey reading of a location that still exists, one at a time,
+    /// without holding them all in memory.
+    ///
+    /// - Throws: what `body` throws; ``StoreError/corruptRow(_:)`` for a row switchd would not write.
+    package func forEachReading(_ body: (SurveyReading) throws -> Void) throws {
+        typealias Columns = MeasurementRecord.Columns
+        let records = try MeasurementRecord
+            .filter(Columns.mode == ScanMode.survey.rawValue && Columns.locationID != nil)
+            .fetchCursor(db)
+        while let record = try records.next() {
+            if let reading = try record.surveyReading() {
+                try body(reading)
+            }
+        }
+    }
+}
+
+extension AppDatabase {
+    /// The survey version now.
+    package func surveyVersion() async throws -> SurveyVersion {
+        try await read { db in try SurveyVersionRecord.current(db) }
+    }
+
+    /// Reads the survey in one snapshot and hands it to `body`, whose result is returned.
+    ///
+    /// - Throws: what `body` throws; ``StoreError/corruptRow(_:)`` when a stored row is not what
+    ///   switchd writes.
+    package func readSurvey<Result: Sendable>(_ body: @escaping @Sendable (borrowing SurveySnapshot) throws -> Result) async throws -> Result {
+        try await read { db in
+            let snapshot = SurveySnapshot(
+                version: try SurveyVersionRecord.current(db), floors: try FloorRecord.fetchFloors(db),
+                beacons: try BeaconRecord.fetchBeacons(db), locations: try LocationRecord.fetchLocations(db), db: db
+            )
+            return try body(snapshot)
+        }
+    }
+}

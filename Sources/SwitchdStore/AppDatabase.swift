@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// switchd's storage: one SQLite database, reached through named read and write methods that
+/// take and return the v1 contract's values (`Floor`, `ScanSwitch`, `StoredMeasurement`, …).
+///
+/// The schema enforces the rules (not null, foreign keys with cascades, unique batch and
+/// measurement IDs); the methods add what SQL cannot say. How each table's row maps to a value
+/// is written once, in its record (`Records/`). Every write method is one transaction: when it
+/// throws, nothing it did is kept. A full disk is ``StoreError/storageFull``.
+package struct AppDatabase: Sendable {
+    package let writer: any DatabaseWriter
+
+    /// Opens `writer` and brings its schema up to date.
+    ///
+    /// - Throws: when a migration fails; the database is then left as it was before that migration.
+    package init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// An empty database in memory, for tests.
+    package static func inMemory() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: configuration()))
+    }
+
+    /// Foreign keys on (GRDB's default, stated here because the cascades depend on it) and
+    /// `synchronous = FULL`, so an acknowledged batch survives a power cut: scanners delete their
+    /// spooled copy once they have the receipt. A write waits up to 5 s for another process's
+    /// (`switchd token` while switchd runs) instead of failing at once.
+    package static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    /// Whether the database answers a query.
+    package func ping() async throws {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    /// The database's size in bytes (pages in use times page size; a WAL file is not included).
+    package func sizeInBytes() async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    ///
+    /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite finds the disk (or
+    ///   the database's page limit) full; the transaction is rolled back either way.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.storageFull
+        }
+    }
+
+    /// Runs `body` in one read-only snapshot.
+    ///
+    /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite has no room for
+    ///   the temporary files a query needs.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.storageFull
+        }
+    }
+}

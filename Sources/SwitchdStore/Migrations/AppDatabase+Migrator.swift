@@ -1,0 +1,27 @@
+import GRDB
+
+extension AppDatabase {
+    /// The schema's history, in the order it shipped. Each migration runs frozen SQL only
+    /// (``SchemaV1``, ``SchemaV2``, ``SchemaV3``): a migration is never edited once shipped and
+    /// never calls application code, so changing a record later cannot change what a fresh
+    /// database is built as. Changes are new migrations; the identifiers are what existing
+    /// databases recorded, so they never change either.
+    package static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        let history: [(identifier: String, sql: String)] = [
+            ("v1-survey", SchemaV1.survey),
+            ("v1-scanners-and-switches", SchemaV1.scannersAndSwitches),
+            ("v1-measurements", SchemaV1.measurements),
+            ("v2-beacons", SchemaV2.beacons),
+            ("v2-links", SchemaV2.links),
+            ("v2-positions", SchemaV2.positions),
+            ("v2-survey-version", SchemaV2.surveyVersion),
+            ("v3-floor-plans", SchemaV3.floorPlans),
+            ("v3-tokens", SchemaV3.tokens),
+        ]
+        for (identifier, sql) in history {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+        }
+        return migrator
+    }
+}

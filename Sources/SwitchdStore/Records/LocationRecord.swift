@@ -1,0 +1,53 @@
+import GRDB
+import ScanContract
+
+/// A `location` row. Read as a ``Location`` through ``fetchLocations(_:filter:arguments:)``,
+/// which adds the floor from the location's room.
+struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
+    static let databaseTableName = "location"
+
+    var id: Int64?
+    var roomID: Int64
+    var name: String
+    var x: Double
+    var y: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, roomID = "room_id", name, x, y
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let roomID = Column(CodingKeys.roomID)
+    }
+
+    init(roomID: Int64, name: String, x: Double, y: Double) {
+        self.roomID = roomID
+        self.name = name
+        self.x = x
+        self.y = y
+    }
+
+    func location(floorID: Int64) -> Location {
+        Location(id: id ?? 0, roomID: roomID, floorID: floorID, name: name, x: x, y: y)
+    }
+
+    /// Locations with their room's floor, ordered by ID. `filter` is an SQL condition on
+    /// `location` and `room`, or empty for all.
+    static func fetchLocations(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Location] {
+        let condition = filter.isEmpty ? "" : "WHERE \(filter)"
+        return try Row.fetchAll(db, sql: """
+            SELECT location.*, room.floor_id AS floor_id
+            FROM location JOIN room ON room.id = location.room_id
+            \(condition)
+            ORDER BY location.id
+            """, arguments: arguments).map { row in
+            try LocationRecord(row: row).location(floorID: row["floor_id"])
+        }
+    }
+
+    /// The room a location is in; nil for an unknown location.
+    static func roomID(_ db: Database, ofLocation id: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, LocationRecord.select(Columns.roomID).filter(key: id))
+    }
+}

@@ -1,0 +1,33 @@
+import GRDB
+
+/// The one `survey_version` row (see ``SchemaV2/surveyVersion``), read as a ``SurveyVersion``.
+struct SurveyVersionRecord: Codable, FetchableRecord, TableRecord {
+    static let databaseTableName = "survey_version"
+
+    var token: String
+    var version: Int64
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` when the row is missing.
+    static func current(_ db: Database) throws -> SurveyVersion {
+        guard let record = try SurveyVersionRecord.fetchOne(db, key: 1) else {
+            throw StoreError.corruptRow("survey_version has no row")
+        }
+        return SurveyVersion(token: record.token, version: record.version)
+    }
+}
+
+/// The survey version: which state of the survey a radio map was built from.
+package struct SurveyVersion: Hashable, Sendable {
+    /// Random per database file.
+    package var token: String
+    /// Bumped by triggers on every change the radio map depends on.
+    package var version: Int64
+
+    package init(token: String, version: Int64) {
+        self.token = token
+        self.version = version
+    }
+
+    /// A strong ETag: equal exactly when the map is built from the same survey state.
+    package var entityTag: String { "\"\(token)-\(version)\"" }
+}

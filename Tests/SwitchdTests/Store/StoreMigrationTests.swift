@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import ScanContract
+import Testing
+@testable import switchd
+@testable import SwitchdStore
+
+/// The migrations are frozen: a fresh database gets exactly the schema the shipped code made,
+/// and a database the shipped code filled opens with every row readable. The fixtures were made
+/// by a switchd built from the shipped code (Fixtures/README.md says how).
+@Suite("Store migrations")
+struct StoreMigrationTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    /// One `sqlite_master` entry, its SQL with every run of white space made one space (the
+    /// migrations' text is indented differently than when it shipped; SQLite keeps it verbatim).
+    struct SchemaEntry: Codable, Hashable, CustomStringConvertible {
+        var type: String
+        var name: String
+        var tbl_name: String
+        var sql: String?
+
+        var normalised: SchemaEntry {
+            var entry = self
+            entry.sql = sql.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            return entry
+        }
+
+        var description: String { "\(type) \(name): \(sql ?? "")" }
+    }
+
+    static func shippedSchema() throws -> [SchemaEntry] {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("shipped-schema.json"))
+        return try JSONDecoder().decode([SchemaEntry].self, from: data).map(\.normalised)
+    }
+
+    static func schema(of writer: any DatabaseWriter) async throws -> [SchemaEntry] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
+                """).map { row in SchemaEntry(type: row["type"], name: row["name"], tbl_name: row["tbl_name"], sql: row["sql"]) }
+        }.map(\.normalised)
+    }
+
+    @Test func aFreshDatabaseHasTheShippedSchema() async throws {
+        let shipped = try Self.shippedSchema()
+        let fresh = try await Self.schema(of: AppDatabase.inMemory().writer)
+        #expect(fresh.count == shipped.count)
+        for (freshEntry, shippedEntry) in zip(fresh, shipped) {
+            #expect(freshEntry == shippedEntry)
+        }
+    }
+
+    @Test func aFreshDatabaseHoldsTheSeedScannerAndASurveyVersion() async throws {
+        let database = try AppDatabase.inMemory()
+        #expect(try await database.scanners() == [ScanContract.Scanner(id: .default, name: ScannerID.default.rawValue)])
+        let seed = try await database.currentSwitch(of: .default)
+        #expect(seed == ScanSwitch.initial(for: .default, at: seed.changedAt))
+        let version = try await database.surveyVersion()
+        #expect(version.version == 1)
+        #expect(UUID(uuidString: version.token) != nil, "token \(version.token)")
+    }
+
+    @Test func aDatabaseTheShippedCodeFilledOpensWithEveryRow() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchd-shipped-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let dump = try String(contentsOf: Self.fixtures.appendingPathComponent("shipped-with-rows.sql"), encoding: .utf8)
+        let shipped = try DatabaseQueue(path: directory + "/" + AppDatabase.fileName)
+        try await shipped.writeWithoutTransaction { db in try db.execute(sql: dump) }
+        try shipped.close()
+
+        let database = try AppDatabase.open(stateDirectory: directory)
+        #expect(try await Self.schema(of: database.writer) == Self.shippedSchema())
+
+        let floors = try await database.floors()
+        #expect(floors.map(\.name) == ["Ground", "First"])
+        #expect(floors.first?.scale == PlanScale(metresPerPixel: 0.05, originX: 1, originY: 2))
+        #expect(floors.first?.plan?.contentType == PlanImageFormat.svg.mediaType)
+        #expect(try await database.plan(ofFloor: 1).format == .svg)
+        #expect(try await database.rooms(onFloor: nil).map(\.name) == ["Lab", "Stairwell"])
+        let locations = try await database.locations(inRoom: nil, onFloor: nil)
+        #expect(locations == [
+            Location(id: 1, roomID: 1, floorID: 1, name: "2.5,3", x: 2.5, y: 3),
+            Location(id: 2, roomID: 2, floorID: 2, name: "landing", x: 4, y: 1),
+        ])
+        let links = try await database.links(touching: nil)
+        #expect(links.map(\.kind) == [.stairs])
+        #expect(links.first.map { $0.distanceMetres > NewLink.storeyHeightMetres } == true)
+        let beacons = try await database.beacons(onFloor: nil)
+        #expect(beacons.map(\.beaconID) == [BeaconID(uuid: Readings.beaconUUID, major: 1, minor: 2)])
+        #expect(beacons.first?.metadata == ["label": "door"])
+        #expect(try await database.scanners().map(\.id.rawValue) == ["default", "pi-lab"])
+
+        let piLab = try ScannerID("pi-lab")
+        let scanSwitch = try await database.currentSwitch(of: piLab)
+        #expect(scanSwitch.revision == 3 && !scanSwitch.scanning && scanSwitch.stoppedBy == .turnedOff)
+        #expect(scanSwitch.mode == .survey && scanSwitch.locationID == 1 && scanSwitch.roomID == 1)
+
+        let slice = try await database.measurements(matching: MeasurementFilter(), after: 0, limit: 10)
+        #expect(slice.endOfFeed == 2)
+        #expect(slice.items.map(\.sequence) == [1, 2])
+        #expect(slice.items.map(\.measurement.kind) == [.wifi, .ble])
+        #expect(slice.items.map(\.measurement.rssi) == [-61, -72])
+        #expect(slice.items.allSatisfy { $0.mode == .survey && $0.locationID == 1 && $0.scannerID == piLab && $0.switchRevision == 2 })
+        #expect(slice.items.first?.batchID == UUID(uuidString: "1B4E28BA-2FA1-41D2-883F-0016D3CCA427"))
+        #expect(slice.items.first?.measurement.time == JSONCoding.parseDate("2026-11-22T06:50:00.123Z"))
+        let (map, version) = try await database.radioMap()
+        #expect(map.locations.first { $0.locationID == 1 }?.emitters.count == 2)
+        #expect(version == (try await database.surveyVersion()))
+
+        let positions = try await database.latestPositions(of: piLab)
+        #expect(positions.map(\.method) == ["wifi-knn"])
+        #expect(positions.first?.beacons?.first?.proximity == .near)
+        let tokens = try await database.tokens()
+        #expect(tokens.map(\.role) == [.admin, .reader])
+        #expect(tokens.map { $0.revoked != nil } == [false, true])
+
+        // It keeps working where the shipped code left off: IDs and sequences go on.
+        #expect(try await database.createFloor(NewFloor(name: "Second")).id == 3)
+        let next = try await database.updateSwitch(of: piLab, with: SwitchPatch(scanning: true), at: .nowInMilliseconds())
+        let receipt = try await database.ingest(Readings.batch([Readings.wifi()], revision: next.scanSwitch.revision, scanner: piLab), at: .nowInMilliseconds())
+        #expect(receipt.lastSequence == 3)
+    }
+}
