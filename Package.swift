@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // Tests only: a clock the test advances by hand (TestClock), for every type that owns a timer.
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
@@ -79,7 +81,11 @@ let package = Package(
         .testTarget(name: "ScanTests", dependencies: ["Scan"]),
         .testTarget(
             name: "DaemonSupportTests",
-            dependencies: ["DaemonSupport", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "DaemonSupport", "Harness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "SwitchdTests",
@@ -87,9 +93,13 @@ let package = Package(
                 "switchd", "Scan", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan", "DaemonSupport"]),
+        .testTarget(
+            name: "ScannerdTests",
+            dependencies: ["scannerd", "Scan", "DaemonSupport", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
     ],
     swiftLanguageModes: [.v6]
