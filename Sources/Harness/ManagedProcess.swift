@@ -87,6 +87,19 @@ public final class ManagedProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until a line of standard error (its log) satisfies `matches`, and returns it. Reads
+    /// the file every few milliseconds; throws on timeout or when the process ends first.
+    public func waitForLogLine(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { matches(String($0)) }) { return String(line) }
+            if !process.isRunning { throw HarnessError("\(name) ended before logging the expected line") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw HarnessError("\(name) did not log the expected line within \(timeout)")
+    }
+
     /// The last `count` lines of standard error, for failure messages.
     public func stderrTail(_ count: Int = 30) -> String {
         let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
