@@ -4,8 +4,9 @@ import Logging
 import Scan
 import ServiceLifecycle
 
-/// scannerd wired together: the spool, the uploader, the position poster, the scan controller,
-/// the switch watcher, the counter reporter and, under systemd, the watchdog and the
+/// scannerd wired together: the spool, the uploader, the position poster, the radio-map
+/// refresher, the scan controller, the switch watcher, the counter reporter and, under systemd,
+/// the watchdog and the
 /// readiness/stop notices, run as one service group. `scannerd run` and the tests both build it here.
 ///
 /// The group starts the services in that order and, on SIGTERM or SIGINT, stops them in the
