@@ -113,25 +113,68 @@ final class LineBuffer: @unchecked Sendable {
     private var pending = Data()
     private var lines: [String] = []
     private var finished = false
+    /// Woken on every new line and at the end of the output.
+    private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextWaiterID = 0
 
     func append(_ data: Data) {
-        lock.withLock {
+        let woken = lock.withLock {
             pending.append(data)
+            var added = false
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                 pending.removeSubrange(pending.startIndex...newline)
+                added = true
             }
+            return added ? takeWaiters() : []
         }
+        for waiter in woken { waiter.resume() }
     }
 
     func finish() {
-        lock.withLock { finished = true }
+        let woken = lock.withLock {
+            finished = true
+            return takeWaiters()
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Under the lock.
+    private func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+        defer { waiters = [] }
+        return waiters.map(\.continuation)
+    }
+
+    /// Returns once there are more than `count` lines or the output has ended, or when cancelled.
+    private func change(after count: Int) async {
+        let id = lock.withLock {
+            nextWaiterID += 1
+            return nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = lock.withLock {
+                    if lines.count > count || finished || Task.isCancelled { return true }
+                    waiters.append((id, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = lock.withLock {
+                let waiter = waiters.first { $0.id == id }
+                waiters.removeAll { $0.id == id }
+                return waiter
+            }
+            waiter?.continuation.resume()
+        }
     }
 
     func snapshot() -> [String] {
         lock.withLock { lines }
     }
 
+    /// Looks at each line as it is printed; the timeout is only a backstop.
     func wait(from start: Int, timeout: Duration, name: String, matches: @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
         let deadline = ContinuousClock.now + timeout
         var checked = start
@@ -142,8 +185,21 @@ final class LineBuffer: @unchecked Sendable {
             }
             checked = max(checked, current.count)
             if done { throw HarnessError("\(name) ended before printing the expected line") }
-            if ContinuousClock.now >= deadline { throw HarnessError("\(name) did not print the expected line within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(2))
+            let seen = current.count
+            let changed = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    await self.change(after: seen)
+                    return true
+                }
+                group.addTask {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if !changed { throw HarnessError("\(name) did not print the expected line within \(timeout)") }
         }
     }
 }
