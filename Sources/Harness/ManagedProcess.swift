@@ -113,12 +113,11 @@ final class LineBuffer: @unchecked Sendable {
     private var pending = Data()
     private var lines: [String] = []
     private var finished = false
-    /// Woken on every new line and at the end of the output.
-    private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    private var nextWaiterID = 0
+    /// Announced on every new line and at the end of the output.
+    private let news = Wakeups()
 
     func append(_ data: Data) {
-        let woken = lock.withLock {
+        let added = lock.withLock {
             pending.append(data)
             var added = false
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -126,48 +125,14 @@ final class LineBuffer: @unchecked Sendable {
                 pending.removeSubrange(pending.startIndex...newline)
                 added = true
             }
-            return added ? takeWaiters() : []
+            return added
         }
-        for waiter in woken { waiter.resume() }
+        if added { news.announce() }
     }
 
     func finish() {
-        let woken = lock.withLock {
-            finished = true
-            return takeWaiters()
-        }
-        for waiter in woken { waiter.resume() }
-    }
-
-    /// Under the lock.
-    private func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-        defer { waiters = [] }
-        return waiters.map(\.continuation)
-    }
-
-    /// Returns once there are more than `count` lines or the output has ended, or when cancelled.
-    private func change(after count: Int) async {
-        let id = lock.withLock {
-            nextWaiterID += 1
-            return nextWaiterID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = lock.withLock {
-                    if lines.count > count || finished || Task.isCancelled { return true }
-                    waiters.append((id, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = lock.withLock {
-                let waiter = waiters.first { $0.id == id }
-                waiters.removeAll { $0.id == id }
-                return waiter
-            }
-            waiter?.continuation.resume()
-        }
+        lock.withLock { finished = true }
+        news.announce()
     }
 
     func snapshot() -> [String] {
@@ -179,27 +144,16 @@ final class LineBuffer: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         var checked = start
         while true {
+            let seen = news.current
             let (current, done) = lock.withLock { (lines, finished) }
             if checked < current.count, let index = current[checked...].firstIndex(where: matches) {
                 return (index, current[index])
             }
             checked = max(checked, current.count)
             if done { throw HarnessError("\(name) ended before printing the expected line") }
-            let seen = current.count
-            let changed = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    await self.change(after: seen)
-                    return true
-                }
-                group.addTask {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+            guard await news.wait(after: seen, before: deadline) else {
+                throw HarnessError("\(name) did not print the expected line within \(timeout)")
             }
-            if !changed { throw HarnessError("\(name) did not print the expected line within \(timeout)") }
         }
     }
 }

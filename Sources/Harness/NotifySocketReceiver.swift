@@ -66,9 +66,9 @@ public final class NotifySocketReceiver: Sendable {
     public func waitForMessage(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let received = messages()
-            if let message = received.first(where: matches) { return message }
-            guard await inbox.arrival(after: received.count, before: deadline) else {
+            let seen = inbox.news.current
+            if let message = messages().first(where: matches) { return message }
+            guard await inbox.news.wait(after: seen, before: deadline) else {
                 throw HarnessError("no matching notify message within \(timeout); got \(messages())")
             }
         }
@@ -81,8 +81,8 @@ private final class Inbox: @unchecked Sendable {
     private let reads: Bool
     private let lock = NSLock()
     private var received: [String] = []
-    private var waiters: [(id: Int, after: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    private var nextWaiterID = 0
+    /// Announced on every message read.
+    let news = Wakeups()
     private var stopping = false
     private let readerDone = DispatchSemaphore(value: 0)
 
@@ -104,56 +104,11 @@ private final class Inbox: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 let message = String(decoding: buffer[..<count], as: UTF8.self)
-                let woken = lock.withLock {
-                    received.append(message)
-                    let woken = waiters.filter { $0.after < received.count }
-                    waiters.removeAll { $0.after < received.count }
-                    return woken
-                }
-                for waiter in woken { waiter.continuation.resume() }
+                lock.withLock { received.append(message) }
+                news.announce()
             }
         }
         readerDone.signal()
-    }
-
-    /// True once more than `count` messages have arrived; false when `deadline` comes first.
-    func arrival(after count: Int, before deadline: ContinuousClock.Instant) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.arrival(after: count) }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-
-    /// Returns true once more than `count` messages have arrived, false when cancelled first.
-    private func arrival(after count: Int) async -> Bool {
-        let id = lock.withLock {
-            nextWaiterID += 1
-            return nextWaiterID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = lock.withLock {
-                    if received.count > count || Task.isCancelled { return true }
-                    waiters.append((id, count, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = lock.withLock {
-                let waiter = waiters.first { $0.id == id }
-                waiters.removeAll { $0.id == id }
-                return waiter
-            }
-            waiter?.continuation.resume()
-        }
-        return lock.withLock { received.count > count }
     }
 
     /// Ends the reader thread, then closes the socket.
