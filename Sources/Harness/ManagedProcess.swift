@@ -12,6 +12,8 @@ public final class ManagedProcess: @unchecked Sendable {
     public let stderrPath: String
     private let process = Process()
     private let lines = LineBuffer()
+    /// Announced when the process exits.
+    private let exits = Wakeups()
 
     /// Starts `executable` with `arguments`. Throws when it cannot be started.
     public init(name: String, executable: URL, arguments: [String], stderrPath: String, environment: [String: String]? = nil) throws {
@@ -37,6 +39,7 @@ public final class ManagedProcess: @unchecked Sendable {
                 lines.append(data)
             }
         }
+        process.terminationHandler = { [exits] _ in exits.announce() }
         try process.run()
     }
 
@@ -72,10 +75,7 @@ public final class ManagedProcess: @unchecked Sendable {
     @discardableResult
     public func terminate(timeout: Duration = .seconds(20)) async -> Int32 {
         signal(SIGTERM)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await waitForExit(before: ContinuousClock.now + timeout)
         if process.isRunning { await kill() }
         await waitForExit()
         return process.terminationStatus
@@ -83,7 +83,17 @@ public final class ManagedProcess: @unchecked Sendable {
 
     public func waitForExit() async {
         while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(10))
+            await waitForExit(before: ContinuousClock.now + .seconds(60))
+        }
+    }
+
+    /// Returns when the process has exited or `deadline` has come. Woken by the exit itself;
+    /// looks again every 100 ms besides, should the exit be announced before `isRunning` says so.
+    private func waitForExit(before deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline {
+            let seen = exits.current
+            guard process.isRunning else { return }
+            _ = await exits.wait(after: seen, before: min(deadline, ContinuousClock.now + .milliseconds(100)))
         }
     }
 
