@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // Tests only: a clock the test advances by hand (TestClock), for every type that owns a timer.
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         // The v1 contract: domain types (Measurement, MACAddress, BeaconID, …), the v1 JSON of every
@@ -125,7 +127,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonSupportTests",
-            dependencies: ["DaemonSupport", "Harness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "DaemonSupport", "Harness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "SwitchdTests",
@@ -133,11 +139,15 @@ let package = Package(
                 "switchd", "SwitchdStore", "ScanContract", "Positioning", "Harness", "DaemonSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(
             name: "ScannerdTests",
-            dependencies: ["scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness"]
+            dependencies: [
+                "scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanContract", "Positioning", "Harness"]),
     ],

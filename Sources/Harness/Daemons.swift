@@ -26,29 +26,41 @@ public struct SwitchdInstance: Sendable {
         try await issueToken(NewToken(name: name, role: .scanner, scannerID: try ScannerID(scannerID)))
     }
 
-    /// Starts switchd and waits until it says it listens. A given `port` lets a restarted switchd
-    /// come back where its scanners look for it.
+    /// Starts switchd on the port the kernel gives it (`--port 0`) and waits until it says
+    /// where it listens. A given `port` (one a killed switchd had) lets a restarted switchd come
+    /// back where its scanners look for it.
     /// Instances with the same `stateName` in one folder share a database (a restart).
     public static func start(
         in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd", stateName: String = "switchd-state"
     ) async throws -> SwitchdInstance {
-        let port = try port ?? freeLoopbackPort()
         let stateDir = folder.path(stateName)
         let process = try ManagedProcess(
             name: label, executable: try Binaries.url("switchd"),
-            arguments: ["--host", "127.0.0.1", "--port", String(port), "--state-dir", stateDir] + arguments,
+            arguments: ["--host", "127.0.0.1", "--port", String(port ?? 0), "--state-dir", stateDir] + arguments,
             stderrPath: folder.path("\(label)-\(UUID().uuidString.prefix(6)).stderr")
         )
         let adminToken: String
+        let boundPort: Int
         do {
-            _ = try await process.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("switchd listening on") }
+            boundPort = try await listeningPort(of: process)
             adminToken = try readToken(URL(fileURLWithPath: stateDir).appendingPathComponent("admin.token").path)
         } catch {
             await process.kill()
             throw HarnessError("\(error); stderr:\n\(process.stderrTail())")
         }
-        return SwitchdInstance(process: process, port: port, stateDir: stateDir, adminToken: adminToken)
+        return SwitchdInstance(process: process, port: boundPort, stateDir: stateDir, adminToken: adminToken)
     }
+}
+
+/// The port a starting switchd says it listens on (`switchd listening on http://HOST:PORT`).
+/// Throws when switchd ends first, or says nothing of the kind within a minute.
+public func listeningPort(of switchd: ManagedProcess) async throws -> Int {
+    let prefix = "switchd listening on "
+    let line = try await switchd.waitForLine(timeout: .seconds(60)) { $0.hasPrefix(prefix) }
+    guard let url = URLComponents(string: String(line.dropFirst(prefix.count))), let port = url.port else {
+        throw HarnessError("switchd said where it listens in a way not understood: \(line)")
+    }
+    return port
 }
 
 /// A running `scannerd` on the simulated radio, writing its event lines to a file.
@@ -87,13 +99,21 @@ public struct ScannerdInstance: Sendable {
 
     /// Waits until an event satisfying `matches` has been written.
     public func waitForEvent(timeout: Duration = .seconds(30), where matches: (ScannerEvent) -> Bool) async throws -> ScannerEvent {
+        try await waitForEvents(atLeast: 1, timeout: timeout, where: matches)[0]
+    }
+
+    /// Waits until `count` events satisfying `matches` have been written (by any scannerd writing
+    /// to the same file), and returns all of them. Reads the file every few milliseconds; throws
+    /// on timeout or when scannerd exits first.
+    public func waitForEvents(atLeast count: Int, timeout: Duration = .seconds(30), where matches: (ScannerEvent) -> Bool) async throws -> [ScannerEvent] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let event = events().first(where: matches) { return event }
+            let found = events().filter(matches)
+            if found.count >= count { return found }
             if !process.isRunning { throw HarnessError("scannerd exited; stderr:\n\(process.stderrTail())") }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw HarnessError("scannerd wrote no matching event within \(timeout); stderr:\n\(process.stderrTail())")
+        throw HarnessError("scannerd wrote fewer than \(count) matching events within \(timeout); stderr:\n\(process.stderrTail())")
     }
 }
 

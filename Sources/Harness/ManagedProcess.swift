@@ -12,6 +12,8 @@ public final class ManagedProcess: @unchecked Sendable {
     public let stderrPath: String
     private let process = Process()
     private let lines = LineBuffer()
+    /// Announced when the process exits.
+    private let exits = Wakeups()
 
     /// Starts `executable` with `arguments`. Throws when it cannot be started.
     public init(name: String, executable: URL, arguments: [String], stderrPath: String, environment: [String: String]? = nil) throws {
@@ -37,6 +39,7 @@ public final class ManagedProcess: @unchecked Sendable {
                 lines.append(data)
             }
         }
+        process.terminationHandler = { [exits] _ in exits.announce() }
         try process.run()
     }
 
@@ -72,10 +75,7 @@ public final class ManagedProcess: @unchecked Sendable {
     @discardableResult
     public func terminate(timeout: Duration = .seconds(20)) async -> Int32 {
         signal(SIGTERM)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await waitForExit(before: ContinuousClock.now + timeout)
         if process.isRunning { await kill() }
         await waitForExit()
         return process.terminationStatus
@@ -83,8 +83,31 @@ public final class ManagedProcess: @unchecked Sendable {
 
     public func waitForExit() async {
         while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(10))
+            await waitForExit(before: ContinuousClock.now + .seconds(60))
         }
+    }
+
+    /// Returns when the process has exited or `deadline` has come. Woken by the exit itself;
+    /// looks again every 100 ms besides, should the exit be announced before `isRunning` says so.
+    private func waitForExit(before deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline {
+            let seen = exits.current
+            guard process.isRunning else { return }
+            _ = await exits.wait(after: seen, before: min(deadline, ContinuousClock.now + .milliseconds(100)))
+        }
+    }
+
+    /// Waits until a line of standard error (its log) satisfies `matches`, and returns it. Reads
+    /// the file every few milliseconds; throws on timeout or when the process ends first.
+    public func waitForLogLine(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { matches(String($0)) }) { return String(line) }
+            if !process.isRunning { throw HarnessError("\(name) ended before logging the expected line") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw HarnessError("\(name) did not log the expected line within \(timeout)")
     }
 
     /// The last `count` lines of standard error, for failure messages.
@@ -100,37 +123,47 @@ final class LineBuffer: @unchecked Sendable {
     private var pending = Data()
     private var lines: [String] = []
     private var finished = false
+    /// Announced on every new line and at the end of the output.
+    private let news = Wakeups()
 
     func append(_ data: Data) {
-        lock.withLock {
+        let added = lock.withLock {
             pending.append(data)
+            var added = false
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                 pending.removeSubrange(pending.startIndex...newline)
+                added = true
             }
+            return added
         }
+        if added { news.announce() }
     }
 
     func finish() {
         lock.withLock { finished = true }
+        news.announce()
     }
 
     func snapshot() -> [String] {
         lock.withLock { lines }
     }
 
+    /// Looks at each line as it is printed; the timeout is only a backstop.
     func wait(from start: Int, timeout: Duration, name: String, matches: @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
         let deadline = ContinuousClock.now + timeout
         var checked = start
         while true {
+            let seen = news.current
             let (current, done) = lock.withLock { (lines, finished) }
             if checked < current.count, let index = current[checked...].firstIndex(where: matches) {
                 return (index, current[index])
             }
             checked = max(checked, current.count)
             if done { throw HarnessError("\(name) ended before printing the expected line") }
-            if ContinuousClock.now >= deadline { throw HarnessError("\(name) did not print the expected line within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(2))
+            guard await news.wait(after: seen, before: deadline) else {
+                throw HarnessError("\(name) did not print the expected line within \(timeout)")
+            }
         }
     }
 }

@@ -61,14 +61,17 @@ public final class NotifySocketReceiver: Sendable {
         inbox.messages()
     }
 
-    /// Waits until a received message satisfies `matches` and returns it; throws after `timeout`.
+    /// Waits until a received message satisfies `matches` and returns it: `matches` is asked
+    /// again as each message arrives. Throws after `timeout` without one.
     public func waitForMessage(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
+            let seen = inbox.news.current
             if let message = messages().first(where: matches) { return message }
-            try await Task.sleep(for: .milliseconds(10))
+            guard await inbox.news.wait(after: seen, before: deadline) else {
+                throw HarnessError("no matching notify message within \(timeout); got \(messages())")
+            }
         }
-        throw HarnessError("no matching notify message within \(timeout); got \(messages())")
     }
 }
 
@@ -78,6 +81,8 @@ private final class Inbox: @unchecked Sendable {
     private let reads: Bool
     private let lock = NSLock()
     private var received: [String] = []
+    /// Announced on every message read.
+    let news = Wakeups()
     private var stopping = false
     private let readerDone = DispatchSemaphore(value: 0)
 
@@ -100,6 +105,7 @@ private final class Inbox: @unchecked Sendable {
             if count > 0 {
                 let message = String(decoding: buffer[..<count], as: UTF8.self)
                 lock.withLock { received.append(message) }
+                news.announce()
             }
         }
         readerDone.signal()

@@ -5,8 +5,9 @@ import Positioning
 import ScanContract
 import ServiceLifecycle
 
-/// scannerd wired together: the spool, the uploader, the position poster, the scan controller,
-/// the switch watcher, the counter reporter and, under systemd, the watchdog and the
+/// scannerd wired together: the spool, the uploader, the position poster, the radio-map
+/// refresher, the scan controller, the switch watcher, the counter reporter and, under systemd,
+/// the watchdog and the
 /// readiness/stop notices, run as one service group. `scannerd run` and the tests both build it here.
 ///
 /// The group starts the services in that order and, on SIGTERM or SIGINT, stops them in the
@@ -27,11 +28,15 @@ struct Scannerd {
     /// scannerd, the event log cannot be opened, the spool cannot recover what a previous run left,
     /// or `--radio hardware` finds no radio.
     ///
-    /// - Parameter systemd: told `READY=1` once every service has started, and pinged by the
-    ///   watchdog while scanning moves, when `environment` has `WATCHDOG_USEC`.
+    /// - Parameters:
+    ///   - systemd: told `READY=1` once every service has started, and pinged by the watchdog
+    ///     while scanning moves, when `environment` has `WATCHDOG_USEC`.
+    ///   - clock: every wait and interval of the services runs on it (the spool's and the
+    ///     uploader's excepted, which keep their own).
     init(
         _ configuration: ScannerdConfiguration, http: any HTTPClient, logger: Logger,
-        systemd: SystemdNotifier = .disabled, environment: [String: String] = ProcessInfo.processInfo.environment
+        systemd: SystemdNotifier = .disabled, environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         lock = try Self.claimStateDirectory(configuration)
         let events = try EventLog(configuration.events, logger: logger)
@@ -41,36 +46,42 @@ struct Scannerd {
             events: events, logger: logger
         )
         let api = SwitchdAPI(baseURL: configuration.switchd, client: http, token: configuration.token)
-        let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger)
+        let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(
             of: NewPosition.self, bufferingPolicy: .bufferingNewest(PositionPoster.queueLimit)
         )
-        let positioner = Positioner(
-            scannerID: configuration.scannerID, settings: configuration.locate,
+        let maps = RadioMapRefresher(
             cache: RadioMapCache(path: configuration.radioMapPath, api: api, logger: logger),
+            interval: configuration.locate.mapRefreshInterval, clock: clock
+        )
+        let positioner = Positioner(
+            scannerID: configuration.scannerID, settings: configuration.locate, maps: maps,
             positions: positionContinuation, events: events, logger: logger
         )
         let counters = ScannerdCounters(radio: radioCounters)
-        let heartbeat = ScanHeartbeat()
+        let heartbeat = ScanHeartbeat(clock: clock)
         var services: [any Service] = [
             spool,
             Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters),
-            PositionPoster(positions: positions, api: api, logger: logger),
+            PositionPoster(positions: positions, api: api, logger: logger, clock: clock),
+            maps,
             ScanController(
                 switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
-                counters: counters, heartbeat: heartbeat
+                counters: counters, heartbeat: heartbeat, clock: clock
             ),
             SwitchWatcher(
                 api: api, scannerID: configuration.scannerID, store: SwitchStore(path: configuration.switchPath),
-                switches: switchContinuation, events: events, logger: logger
+                switches: switchContinuation, events: events, logger: logger, clock: clock
             ),
             CounterReporter(
                 counters: counters, spool: spool, api: api, scannerID: configuration.scannerID,
-                interval: configuration.countersInterval, logger: logger
+                interval: configuration.countersInterval, logger: logger, clock: clock
             ),
         ]
-        if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, isHealthy: { heartbeat.isAlive() }) {
+        if let watchdog = WatchdogService(
+            notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: { heartbeat.isAlive() }
+        ) {
             services.append(watchdog)
         }
         let status = "scanner \(configuration.scannerID) reporting to \(Self.withoutCredentials(configuration.switchd))"
@@ -110,7 +121,8 @@ struct Scannerd {
 
     /// The radio source `--radio` asks for, said once in the log with the reason.
     private static func radio(
-        _ configuration: ScannerdConfiguration, api: SwitchdAPI, counters: RadioCounters, events: EventLog, logger: Logger
+        _ configuration: ScannerdConfiguration, api: SwitchdAPI, counters: RadioCounters, events: EventLog, logger: Logger,
+        clock: any Clock<Duration>
     ) throws -> any RadioSource {
         let hardware = configuration.hardware
         let decision = try RadioDecision.decide(
@@ -127,7 +139,7 @@ struct Scannerd {
                 let location = try await api.location(locationID, timeout: SimulatedRadio.locationTimeout)
                 return PlanPoint(x: location.x, y: location.y)
             }
-            return SimulatedRadio(floor: .demo(), settings: settings, surveyPositions: positions, logger: logger)
+            return SimulatedRadio(floor: .demo(), settings: settings, surveyPositions: positions, logger: logger, clock: clock)
         case .hardware(let bluetooth, let wifi):
             logger.info("radio source", metadata: [
                 "source": "\(decision.source.name)", "why": "\(decision.reason)",

@@ -12,6 +12,7 @@ import SwitchdStore
 /// - Parameters:
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
+///   - clock: the long-polls, the switch deadlines and the watchdog pings wait on it.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -22,10 +23,13 @@ func buildApplication(
     metrics: SwitchdMetrics = SwitchdMetrics(),
     systemd: SystemdNotifier = .disabled,
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    clock: any Clock<Duration> = ContinuousClock(),
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
-    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics)
+    let router = buildRouter(
+        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics, clock: clock
+    )
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
@@ -36,10 +40,10 @@ func buildApplication(
         },
         logger: logger
     )
-    app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger))
+    app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
-    if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, isHealthy: {
+    if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
         (try? await database.ping()) != nil
     }) {
         app.addServices(watchdog)
@@ -60,7 +64,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
-    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard
+    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, clock: any Clock<Duration> = ContinuousClock()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -74,7 +78,7 @@ func buildRouter(
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database).addRoutes(to: router)
-    SwitchController(database: database, hub: hub).addRoutes(to: router)
+    SwitchController(database: database, hub: hub, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)

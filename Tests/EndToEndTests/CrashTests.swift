@@ -30,10 +30,13 @@ struct CrashTests {
 
         var switchdKills = 0
         for round in 0..<5 {
-            try await Task.sleep(for: .milliseconds(700 + 150 * round))
+            // A few more batches through this switchd (more each round, so the kills fall at
+            // different points of the upload), then it dies.
+            try await waitForMore("acked", round + 2, from: scannerd)
             await switchd.process.kill()
             switchdKills += 1
-            try await Task.sleep(for: .milliseconds(300))
+            // Readings pile up while switchd is away.
+            try await waitForMore("sealed", 2, from: scannerd)
             if round == 2 {
                 // scannerd dies too, with readings in its open journal and batches waiting; it
                 // comes back (with its token: switchd is down) before switchd does.
@@ -44,7 +47,7 @@ struct CrashTests {
             }
             switchd = try await SwitchdInstance.start(in: folder, port: port, label: "switchd-\(round + 1)")
         }
-        try await Task.sleep(for: .seconds(1))
+        try await waitForMore("acked", 2, from: scannerd)
 
         // Stop scanning; scannerd seals what it holds and uploads everything.
         let off = try await api.patchSwitch(SwitchPatch(scanning: false))
@@ -74,6 +77,12 @@ struct CrashTests {
         print("crash test: \(sealedIDs.count) readings sealed, \(storedIDs.count) stored, switchd killed \(switchdKills)×, scannerd 1×, \(duplicates) replayed batches acknowledged as duplicates")
         #expect(await scannerd.process.terminate() == 0)
         #expect(await switchd.process.terminate() == 0)
+    }
+
+    /// Waits until scannerd has written `more` events named `name` beyond those written so far.
+    func waitForMore(_ name: String, _ more: Int, from scannerd: ScannerdInstance) async throws {
+        let written = scannerd.events().filter { $0.event == name }.count
+        _ = try await scannerd.waitForEvents(atLeast: written + more, timeout: .seconds(60)) { $0.event == name }
     }
 
     func dumpStderr(of scannerd: ScannerdInstance) {

@@ -35,8 +35,8 @@ struct LocateOnDeviceTests {
         for location in grid {
             let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(location.id), stopAfter: .set(.scans(4))))
             _ = try await waitForSwitch(api, after: on.revision) { !$0.scanning }
+            try await waitForEverySealedBatchAcknowledged(scannerd, revision: on.revision)
         }
-        _ = try await waitForStoredSettled(api, query: "location=\(grid.last!.id)")
         for beacon in SimulatedFloor.demo().beacons {
             _ = try await api.createBeacon(NewBeacon(
                 uuid: beacon.ble.beacon.uuid, major: beacon.ble.beacon.major, minor: beacon.ble.beacon.minor,
@@ -94,12 +94,7 @@ struct LocateOnDeviceTests {
     }
 
     func waitForPositionedCount(_ scannerd: ScannerdInstance, revision: Int, count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if scannerd.events().filter({ $0.event == "positioned" && $0.revision == revision }).count >= count { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw HarnessError("fewer than \(count) positions of revision \(revision); stderr:\n\(scannerd.process.stderrTail())")
+        _ = try await scannerd.waitForEvents(atLeast: count, timeout: .seconds(60)) { $0.event == "positioned" && $0.revision == revision }
     }
 
     func eventuallyLatest(_ api: APIClient) async throws -> Position {

@@ -37,8 +37,8 @@ struct SurveyThenLocateTests {
             let off = try await waitForSwitch(api, after: on.revision) { !$0.scanning }
             #expect(off.stoppedBy == .stopCondition)
             #expect(off.scansCompleted == 3)
-            _ = try await scannerd.waitForEvent { $0.event == "idle" && $0.revision == on.revision }
-            let rows = try await waitForStoredSettled(api, query: "location=\(location.id)")
+            try await waitForEverySealedBatchAcknowledged(scannerd, revision: on.revision)
+            let rows = try await api.allMeasurements(query: "location=\(location.id)")
             #expect(!rows.isEmpty)
             #expect(rows.allSatisfy { $0.locationID == location.id && $0.roomID == room.id && $0.mode == .survey && $0.switchRevision == on.revision })
             #expect(Set(rows.map(\.measurement.kind)) == [.wifi, .ble], "both radios were heard")
@@ -111,27 +111,19 @@ func waitForSwitch(_ api: APIClient, after revision: Int, timeout: Duration = .s
     throw HarnessError("switch did not reach the expected state within \(timeout)")
 }
 
-/// Reads stored rows until two reads in a row agree (the last upload has landed).
-func waitForStoredSettled(_ api: APIClient, query: String) async throws -> [StoredMeasurement] {
-    var previous = -1
-    for _ in 0..<100 {
-        let rows = try await api.allMeasurements(query: query)
-        if rows.count == previous, !rows.isEmpty { return rows }
-        previous = rows.count
-        try await Task.sleep(for: .milliseconds(400))
-    }
-    throw HarnessError("stored measurements for \(query) kept changing")
+/// Waits until scannerd is idle after `revision` and switchd has acknowledged every batch it
+/// sealed for it: from then on switchd holds all the revision's readings. (A session seals its
+/// last batch before it records `idle`.)
+func waitForEverySealedBatchAcknowledged(_ scannerd: ScannerdInstance, revision: Int) async throws {
+    _ = try await scannerd.waitForEvent { $0.event == "idle" && $0.revision == revision }
+    let sealed = Set(scannerd.events().filter { $0.event == "sealed" && $0.revision == revision }.compactMap(\.batchID))
+    _ = try await scannerd.waitForEvents(atLeast: sealed.count) { $0.event == "acked" && $0.batchID.map(sealed.contains) == true }
 }
 
-/// Waits until scannerd has had `count` batches of `revision` acknowledged, and returns those acks.
+/// Waits until scannerd has sealed `count` batches of `revision` and had them acknowledged, and
+/// returns those acks.
 func waitForAckedBatches(_ scannerd: ScannerdInstance, revision: Int, count: Int) async throws -> [ScannerEvent] {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while ContinuousClock.now < deadline {
-        let events = scannerd.events()
-        let sealed = Set(events.filter { $0.event == "sealed" && $0.revision == revision }.compactMap(\.batchID))
-        let acked = events.filter { $0.event == "acked" && $0.batchID.map(sealed.contains) == true }
-        if acked.count >= count { return acked }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw HarnessError("fewer than \(count) batches of revision \(revision) acknowledged; stderr:\n\(scannerd.process.stderrTail())")
+    let sealed = try await scannerd.waitForEvents(atLeast: count) { $0.event == "sealed" && $0.revision == revision }
+    let batches = Set(sealed.prefix(count).compactMap(\.batchID))
+    return try await scannerd.waitForEvents(atLeast: batches.count) { $0.event == "acked" && $0.batchID.map(batches.contains) == true }
 }

@@ -20,14 +20,14 @@ struct UnderSystemdTests {
         let folder = try TemporaryFolder("systemd-switchd")
         defer { folder.remove() }
         let receiver = try NotifySocketReceiver()
-        let port = try freeLoopbackPort()
         let switchd = try ManagedProcess(
             name: "switchd", executable: try Binaries.url("switchd"),
-            arguments: ["--host", "127.0.0.1", "--port", String(port), "--state-dir", folder.path("state"), "--log-level", "debug"],
+            arguments: ["--host", "127.0.0.1", "--port", "0", "--state-dir", folder.path("state"), "--log-level", "debug"],
             stderrPath: folder.path("switchd.stderr"), environment: systemdEnvironment(receiver)
         )
         defer { switchd.signal(SIGKILL) }
 
+        let port = try await listeningPort(of: switchd)
         let ready = try await receiver.waitForMessage { $0.hasPrefix("READY=1") }
         #expect(ready == "READY=1\nSTATUS=listening on 127.0.0.1:\(port)")
         _ = try await receiver.waitForMessage(timeout: .seconds(10)) { _ in receiver.messages().filter { $0 == "WATCHDOG=1" }.count >= 3 }
@@ -37,7 +37,7 @@ struct UnderSystemdTests {
         let api = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: adminToken)
         let current = try await api.scanSwitch()
         let inFlight = Task { try await api.send("GET", "/v1/scanners/default/switch?revision=\(current.revision)&wait=20") }
-        try await Task.sleep(for: .milliseconds(300))
+        _ = try await switchd.waitForLogLine { $0.contains("Long-poll waiting") }
         let started = ContinuousClock.now
         switchd.signal(SIGTERM)
         let answer = try await inFlight.value

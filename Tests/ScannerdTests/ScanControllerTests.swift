@@ -1,29 +1,38 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
 @testable import scannerd
 
-/// The scan controller driving the simulated radio into a real spool.
-@Suite("Scan controller")
+/// The scan controller driving the simulated radio into a real spool, on a clock the test
+/// advances: the radio's pace, the Wi-Fi scans and the stop conditions all follow it.
+@Suite("Scan controller", .timeLimit(.minutes(1)))
 struct ScanControllerTests {
+    /// The simulated radio's delivery interval: one step wakes every timer that is due.
+    static let step: Duration = .milliseconds(10)
+
     struct Rig {
         let directory: TemporaryDirectory
         let spool: Spool
+        let clock = TestClock()
+        let tap = EventTap()
         let switches: AsyncStream<ScanSwitch>.Continuation
         let running: Task<Void, Never>
-        var eventLog: EventLogReader { EventLogReader(path: directory.file("events.jsonl")) }
 
         init() throws {
             directory = try TemporaryDirectory()
-            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger)
+            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger, tap: tap.record)
             let spool = try makeSpool(in: directory.file("spool"), events: events)
             let radio = SimulatedRadio(
                 floor: .demo(),
                 settings: SimulationSettings(seed: 8, advertisingRate: 100, wifiScanDuration: .milliseconds(20), followSurvey: false),
-                surveyPositions: nil, logger: quietLogger
+                surveyPositions: nil, logger: quietLogger, clock: clock,
+                wallClock: clock.wallClock(from: Date(timeIntervalSince1970: 1_795_000_000))
             )
             let (stream, continuation) = AsyncStream.makeStream(of: ScanSwitch.self)
-            let controller = ScanController(switches: stream, radio: radio, spool: spool, positioner: nil, events: events, logger: quietLogger)
+            let controller = ScanController(
+                switches: stream, radio: radio, spool: spool, positioner: nil, events: events, logger: quietLogger, clock: clock
+            )
             running = Task { await controller.run() }
             self.spool = spool
             switches = continuation
@@ -31,12 +40,14 @@ struct ScanControllerTests {
 
         func flip(_ revision: Int, scanning: Bool, stopAfter: StopCondition? = nil) {
             switches.yield(ScanSwitch(
-                scannerID: testScanner, scanning: scanning, mode: .locate, stopAfter: stopAfter, revision: revision, changedAt: Date()
+                scannerID: testScanner, scanning: scanning, mode: .locate, stopAfter: stopAfter, revision: revision,
+                changedAt: Date(timeIntervalSince1970: 1_795_000_000)
             ))
         }
 
-        func waitFor(_ entry: String) async throws {
-            try await eventually(entry) { try eventLog.sessionTimeline().contains(entry) }
+        /// Runs the radio's time forward until `entry` is in the session timeline.
+        func run(until entry: String) async {
+            await clock.step(by: ScanControllerTests.step) { tap.saw(entry) }
         }
 
         /// Every measurement spooled so far, in the order appended, with its revision.
@@ -54,7 +65,7 @@ struct ScanControllerTests {
     @Test func aSessionStopsAfterItsNumberOfScans() async throws {
         let rig = try Rig()
         rig.flip(2, scanning: true, stopAfter: .scans(3))
-        try await rig.waitFor("idle 2")
+        await rig.run(until: "idle 2")
         let spooled = try await rig.spooled()
         #expect(spooled.allSatisfy { $0.revision == 2 })
         let wifi = spooled.map(\.measurement).filter { $0.kind == .wifi }
@@ -74,24 +85,20 @@ struct ScanControllerTests {
                 #expect(claimed >= highest, "a batch never claims fewer scans than its readings show")
             }
         }
-        // Nothing more arrives once the session has stopped.
-        try await Task.sleep(for: .milliseconds(100))
+        // Nothing more arrives once the session has stopped, however far the radio's time runs.
+        await rig.clock.advance(by: .seconds(1))
         #expect(try await rig.spooled().count == spooled.count)
-        #expect(try rig.eventLog.sessionTimeline() == ["scanning 2", "idle 2"])
+        #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
         await rig.finish()
     }
 
     @Test func aSessionStopsAfterItsTime() async throws {
         let rig = try Rig()
-        let start = ContinuousClock.now
-        rig.flip(3, scanning: true, stopAfter: .seconds(0.3))
-        try await rig.waitFor("idle 3")
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(300))
-        // Generous: the suite runs ~400 tests at once on two cores, and a loaded disk can stall
-        // the spool's fsync for seconds; the point is that the session ends by itself, which it
-        // would not without its stop condition.
-        #expect(elapsed < .seconds(30))
+        rig.flip(3, scanning: true, stopAfter: .seconds(5))
+        await rig.tap.waitFor("scanning 3")
+        await rig.clock.advance(by: .milliseconds(4_990))
+        #expect(!rig.tap.saw("idle 3"), "still scanning 10 ms before its time is up")
+        await rig.run(until: "idle 3")
         #expect(try await !rig.spooled().isEmpty)
         await rig.finish()
     }
@@ -99,32 +106,32 @@ struct ScanControllerTests {
     @Test func flippingOffStopsTheSession() async throws {
         let rig = try Rig()
         rig.flip(2, scanning: true)
-        try await rig.waitFor("scanning 2")
-        try await eventually("readings") { try await !rig.spooled().isEmpty }
+        await rig.tap.waitFor("scanning 2")
+        try await rig.clock.step(by: Self.step) { try await !rig.spooled().isEmpty }
         rig.flip(3, scanning: false)
-        try await rig.waitFor("idle 2")
+        await rig.tap.waitFor("idle 2")
         let count = try await rig.spooled().count
-        try await Task.sleep(for: .milliseconds(150))
+        await rig.clock.advance(by: .seconds(1))
         #expect(try await rig.spooled().count == count, "no readings after the switch went off")
-        #expect(try rig.eventLog.sessionTimeline() == ["scanning 2", "idle 2"])
+        #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
         await rig.finish()
     }
 
     @Test func aNewRevisionRestartsTheSession() async throws {
         let rig = try Rig()
         rig.flip(2, scanning: true)
-        try await rig.waitFor("scanning 2")
-        try await eventually("wifi readings of revision 2") {
+        await rig.tap.waitFor("scanning 2")
+        try await rig.clock.step(by: Self.step) {
             try await rig.spooled().contains { $0.revision == 2 && $0.measurement.kind == .wifi && $0.measurement.scan >= 1 }
         }
         rig.flip(3, scanning: true)
-        try await rig.waitFor("scanning 3")
-        try await eventually("wifi readings of revision 3") {
+        await rig.tap.waitFor("scanning 3")
+        try await rig.clock.step(by: Self.step) {
             try await rig.spooled().contains { $0.revision == 3 && $0.measurement.kind == .wifi }
         }
         rig.flip(4, scanning: false)
-        try await rig.waitFor("idle 3")
-        #expect(try rig.eventLog.sessionTimeline() == ["scanning 2", "idle 2", "scanning 3", "idle 3"])
+        await rig.tap.waitFor("idle 3")
+        #expect(rig.tap.timeline == ["scanning 2", "idle 2", "scanning 3", "idle 3"])
 
         let spooled = try await rig.spooled()
         let revisions = spooled.map(\.revision)
@@ -138,11 +145,11 @@ struct ScanControllerTests {
     @Test func aRepeatedRevisionIsIgnored() async throws {
         let rig = try Rig()
         rig.flip(2, scanning: true)
-        try await rig.waitFor("scanning 2")
+        await rig.tap.waitFor("scanning 2")
         rig.flip(2, scanning: true)
         rig.flip(3, scanning: false)
-        try await rig.waitFor("idle 2")
-        #expect(try rig.eventLog.sessionTimeline() == ["scanning 2", "idle 2"])
+        await rig.tap.waitFor("idle 2")
+        #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
         await rig.finish()
     }
 }

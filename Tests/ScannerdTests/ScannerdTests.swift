@@ -1,10 +1,12 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
 @testable import scannerd
 
-/// The whole daemon as `scannerd run` builds it, with switchd scripted at the HTTP edge.
-@Suite("scannerd wired together")
+/// The whole daemon as `scannerd run` builds it, with switchd scripted at the HTTP edge and its
+/// services' time on a clock the test advances.
+@Suite("scannerd wired together", .timeLimit(.minutes(1)))
 struct ScannerdTests {
     func configuration(_ directory: TemporaryDirectory) -> ScannerdConfiguration {
         ScannerdConfiguration(
@@ -44,20 +46,17 @@ struct ScannerdTests {
             case (.post, "/v1/measurements", nil):
                 return try storedReceipt(for: request)
             default:
-                try await Task.sleep(for: .seconds(3600)) // a long-poll with nothing new
-                throw CancellationError()
+                return try await heldUntilCancelled() // a long-poll with nothing new
             }
         }
-        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger)
+        let clock = TestClock()
+        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger, clock: clock)
         let running = start(scannerd)
         defer { running.cancel() }
         let eventLog = EventLogReader(path: directory.file("events.jsonl"))
 
-        let describe = { @Sendable () async -> String in
-            let events = (try? String(contentsOfFile: directory.file("events.jsonl"), encoding: .utf8)) ?? "no event log"
-            return "requests \(await client.requests.map { "\($0.method.rawValue) \($0.url.path)" }), events:\n\(events)"
-        }
-        try await eventually("the survey to be scanned and every batch acknowledged", describe: describe) {
+        // The survey is scanned, and every batch it sealed acknowledged.
+        try await clock.step(by: .milliseconds(10)) {
             let timeline = try eventLog.sessionTimeline()
             let sealed = try eventLog.events("sealed").compactMap { $0["batchID"] as? String }
             let acked = try eventLog.events("acked").compactMap { $0["batchID"] as? String }
@@ -97,18 +96,18 @@ struct ScannerdTests {
             case (.post, "/v1/measurements"):
                 return try storedReceipt(for: request)
             default:
-                try await Task.sleep(for: .seconds(3600))
-                throw CancellationError()
+                return try await heldUntilCancelled()
             }
         }
-        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger)
+        let clock = TestClock()
+        let scannerd = try Scannerd(configuration(directory), http: client, logger: quietLogger, clock: clock)
         let running = start(scannerd)
         defer { running.cancel() }
 
         func reports() async throws -> [ScannerCounters] {
             try await client.requests.filter { $0.method == .put }.map { try JSONCoding.decoder().decode(ScannerCounters.self, from: $0.body!) }
         }
-        try await eventually("a report with advertisements and Wi-Fi scans counted") {
+        try await clock.step(by: .milliseconds(10)) {
             try await reports().contains { $0.advertisements > 0 && $0.wifiScans > 0 }
         }
         let sent = try await reports()

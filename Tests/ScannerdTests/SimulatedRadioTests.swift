@@ -1,19 +1,27 @@
+import Clocks
 import Foundation
 import Positioning
 import ScanContract
 import Testing
 @testable import scannerd
 
-@Suite("Simulated radio")
+/// The simulated radio on a clock of the test's: an immediate one (every wait returns at once,
+/// the clock jumping ahead) where only the readings matter, a test clock where the pace does.
+@Suite("Simulated radio", .timeLimit(.minutes(1)))
 struct SimulatedRadioTests {
-    func radio(seed: UInt64, at point: PlanPoint, floor: SimulatedFloor = .demo(), rate: Double? = 500) -> SimulatedRadio {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    func radio(
+        seed: UInt64, at point: PlanPoint, floor: SimulatedFloor = .demo(), rate: Double? = 500,
+        clock: some Clock<Duration> = ImmediateClock()
+    ) -> SimulatedRadio {
         SimulatedRadio(
             floor: floor,
             settings: SimulationSettings(
                 trajectory: .standing(point), seed: seed, advertisingRate: rate, wifiScanDuration: .milliseconds(1),
                 followSurvey: false
             ),
-            surveyPositions: nil, logger: quietLogger
+            surveyPositions: nil, logger: quietLogger, clock: clock, wallClock: impliedWallClock(of: clock, from: Self.start)
         )
     }
 
@@ -106,31 +114,35 @@ struct SimulatedRadioTests {
     @Test func advertisementsArePacedAtTheAdvertisingRate() async throws {
         var floor = SimulatedFloor.demo()
         floor.beacons = [floor.beacons[0]]
-        let subject = radio(seed: 1, at: PlanPoint(x: 2, y: 2), floor: floor, rate: 100)
-        let start = ContinuousClock.now
+        let clock = ImmediateClock()
+        let subject = radio(seed: 1, at: PlanPoint(x: 2, y: 2), floor: floor, rate: 100, clock: clock)
+        let start = clock.now
         let readings = try await firstAdvertisements(subject, 30)
-        let elapsed = ContinuousClock.now - start
         #expect(readings.count == 30)
-        // The first advertisement is due at once, then one every 10 ms: never faster than that
-        // in wall-clock time, and stamped with exactly that schedule however loaded the machine
-        // is (an upper bound on wall-clock time would only measure the machine). One gap may
-        // hold a step of the wall clock, which the stamps follow: a shared CI machine's clock
-        // once jumped 1.8 s during this test.
-        #expect(elapsed >= .milliseconds(280))
+        // The first advertisement is due at once, then one every 10 ms of the radio's clock, and
+        // stamped with exactly that schedule.
+        #expect(start.duration(to: clock.now) >= .milliseconds(290))
+        #expect(readings.first?.time == Self.start)
         let gaps = zip(readings.dropFirst(), readings).map { later, earlier in later.time.timeIntervalSince(earlier.time) }
-        let onSchedule = gaps.filter { abs($0 - 0.01) < 0.000_5 }.count
-        #expect(onSchedule >= gaps.count - 1, "stamped 10 ms apart: \(gaps)")
+        #expect(gaps.allSatisfy { abs($0 - 0.01) < 1e-6 }, "stamped 10 ms apart: \(gaps)")
     }
 
     @Test func aWiFiScanTakesItsTime() async throws {
+        let clock = TestClock()
         let subject = SimulatedRadio(
             floor: .demo(), settings: SimulationSettings(seed: 1, wifiScanDuration: .milliseconds(120), followSurvey: false),
-            surveyPositions: nil, logger: quietLogger
+            surveyPositions: nil, logger: quietLogger, clock: clock, wallClock: clock.wallClock(from: Self.start)
         )
-        let start = ContinuousClock.now
-        let scan = try await subject.wifi!.scanWiFi()
-        #expect(ContinuousClock.now - start >= .milliseconds(120))
+        let wifi = try #require(subject.wifi)
+        let scanning = Task { try await wifi.scanWiFi() }
+        await clock.sleeper()
+        await clock.advance(by: .milliseconds(119))
+        await #expect(throws: SuspensionError.self, "still scanning after 119 ms") { try await clock.checkSuspension() }
+        await clock.advance(by: .milliseconds(1))
+        let scan = try await scanning.value
+        #expect(!scan.isEmpty)
         #expect(scan.allSatisfy { $0.observation.kind == .wifi && $0.rssi >= SimulatedFloor.demo().sensitivity })
+        #expect(scan.allSatisfy { $0.time == Self.start.addingTimeInterval(0.12) }, "stamped when the scan ends")
     }
 
     @Test func followingTheSurveyStandsAtTheSwitchLocation() async throws {
@@ -145,12 +157,12 @@ struct SimulatedRadioTests {
         )
         var survey = ScanSwitch(scannerID: testScanner, scanning: true, mode: .survey, locationID: 9, storeData: true, changedAt: Date())
         await subject.prepare(for: survey)
-        #expect(await subject.air.position(at: .now) == PlanPoint(x: 3, y: 4))
+        #expect(await subject.air.position() == PlanPoint(x: 3, y: 4))
         await subject.prepare(for: survey)
         #expect(asked.items == [9], "a location is fetched once")
         survey.locationID = nil
         await subject.prepare(for: survey)
-        #expect(await subject.air.position(at: .now) == PlanPoint(x: 30, y: 15), "without a location, back on the trajectory")
+        #expect(await subject.air.position() == PlanPoint(x: 30, y: 15), "without a location, back on the trajectory")
     }
 }
 

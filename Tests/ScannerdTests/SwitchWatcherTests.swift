@@ -1,10 +1,12 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
 @testable import scannerd
 
-/// The switch watcher against switchd's answers, scripted at the HTTP edge.
-@Suite("Switch watcher")
+/// The switch watcher against switchd's answers, scripted at the HTTP edge, its retry delays on
+/// a clock the test advances.
+@Suite("Switch watcher", .timeLimit(.minutes(1)))
 struct SwitchWatcherTests {
     static let baseURL = URL(string: "http://switchd.invalid:8080")!
 
@@ -16,19 +18,21 @@ struct SwitchWatcherTests {
         HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(scanSwitch))
     }
 
-    func watcher(_ directory: TemporaryDirectory, _ client: ScriptedHTTPClient, events: EventLog) -> (SwitchWatcher, AsyncStream<ScanSwitch>) {
+    func watcher(
+        _ directory: TemporaryDirectory, _ client: ScriptedHTTPClient, events: EventLog, clock: TestClock<Duration>
+    ) -> (SwitchWatcher, AsyncStream<ScanSwitch>) {
         let (stream, continuation) = AsyncStream.makeStream(of: ScanSwitch.self)
         let watcher = SwitchWatcher(
             api: SwitchdAPI(baseURL: Self.baseURL, client: client), scannerID: testScanner,
-            store: SwitchStore(path: directory.file("switch.json")), switches: continuation, events: events, logger: quietLogger
+            store: SwitchStore(path: directory.file("switch.json")), switches: continuation, events: events, logger: quietLogger,
+            clock: clock
         )
         return (watcher, stream)
     }
 
     /// Holds a request until the test is over, as a long-poll with nothing to report does.
     static func hold() async throws -> HTTPResponse {
-        try await Task.sleep(for: .seconds(3600))
-        throw CancellationError()
+        try await heldUntilCancelled()
     }
 
     @Test func newRevisionsAreHandedOnLoggedAndSaved() async throws {
@@ -44,9 +48,13 @@ struct SwitchWatcherTests {
             default: return try await Self.hold()
             }
         }
-        let (watcher, switches) = watcher(directory, client, events: events)
+        let clock = TestClock()
+        let (watcher, switches) = watcher(directory, client, events: events, clock: clock)
         let running = Task { try await watcher.run() }
         var received = switches.makeAsyncIterator()
+        await clock.sleeper() // backing off after the 404
+        #expect(await client.requests.count == 1)
+        await clock.advance(by: SwitchWatcher.maximumRetryDelay)
         #expect(await received.next() == two)
         #expect(await received.next() == three)
         running.cancel()
@@ -73,18 +81,35 @@ struct SwitchWatcherTests {
         try SwitchStore(path: directory.file("switch.json")).save(saved)
         let client = ScriptedHTTPClient { _, _ in throw URLError(.cannotConnectToHost) }
         let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger)
-        let (watcher, switches) = watcher(directory, client, events: events)
+        let clock = TestClock()
+        let (watcher, switches) = watcher(directory, client, events: events, clock: clock)
         let running = Task { try await watcher.run() }
         var received = switches.makeAsyncIterator()
         #expect(await received.next() == saved)
 
-        try await Task.sleep(for: .milliseconds(600))
+        // Each failure waits for a delay drawn from the upper half of 100 ms doubling to 5 s: the
+        // clock moves 5 ms at a time, the watcher asleep again at each step, and the moments of
+        // the retries are noted.
+        let step = Duration.milliseconds(10)
+        await clock.sleeper()
+        let start = clock.now
+        var sentAt: [Duration] = [.zero]
+        while sentAt.count < 9 {
+            await clock.advance(by: step)
+            await clock.sleeper()
+            if await client.requests.count > sentAt.count { sentAt.append(start.duration(to: clock.now)) }
+        }
         running.cancel()
         try await running.value
+        var ceiling = SwitchWatcher.initialRetryDelay
+        for (earlier, later) in zip(sentAt, sentAt.dropFirst()) {
+            let gap = later - earlier
+            #expect(gap >= ceiling / 2 - step && gap <= ceiling + step, "a retry \(gap) after the one before, backing off up to \(ceiling)")
+            ceiling = min(ceiling * 2, SwitchWatcher.maximumRetryDelay)
+        }
         let requests = await client.requests
-        #expect(requests.first?.url.query == "revision=7&wait=30", "asks only for what changed since")
-        // Backing off from 100 ms, doubling: far fewer attempts than a tight loop would make.
-        #expect((2...6).contains(requests.count))
+        #expect(requests.count == 9)
+        #expect(requests.allSatisfy { $0.url.query == "revision=7&wait=30" }, "asks only for what changed since")
         #expect(try EventLogReader(path: directory.file("events.jsonl")).events("switch").isEmpty)
     }
 
@@ -95,7 +120,7 @@ struct SwitchWatcherTests {
         try SwitchStore(path: directory.file("switch.json")).save(saved)
         let fresh = scanSwitch(1, scanning: false)
         let client = ScriptedHTTPClient { [self] _, index in index == 0 ? try response(fresh) : try await Self.hold() }
-        let (watcher, switches) = watcher(directory, client, events: .disabled(logger: quietLogger))
+        let (watcher, switches) = watcher(directory, client, events: .disabled(logger: quietLogger), clock: TestClock())
         let running = Task { try await watcher.run() }
         var received = switches.makeAsyncIterator()
         #expect(await received.next() == fresh)

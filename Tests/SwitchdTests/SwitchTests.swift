@@ -1,13 +1,16 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
 @testable import SwitchdStore
 
-/// The scan switch: revisions, long-poll, the seed endpoint and stop conditions.
-@Suite struct SwitchTests {
+/// The scan switch: revisions, long-poll, the seed endpoint and stop conditions. Long-polls and
+/// deadlines wait on a clock the test advances.
+@Suite(.timeLimit(.minutes(1)))
+struct SwitchTests {
     @Test func patchBumpsRevisionAndIdempotentPatchKeepsIt() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let spot = try await SurveySpot.make(client)
@@ -65,37 +68,38 @@ import Testing
         }
     }
 
+    /// The deadline service sleeps on the clock from the start; a long-poll is the next sleeper.
+    static let longPollSleeping = 2
+
     @Test func longPollAnswersAtOnceWhenRevisionDiffers() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
-            let clock = ContinuousClock()
-            let start = clock.now
+        // The clock never moves: an answer came without waiting.
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
             let answer = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=5&wait=20", as: ScanSwitch.self)
             #expect(answer.revision == 1)
-            // Far below the 20 s wait, and far above a loaded shared machine's worst stall.
-            #expect(clock.now - start < .seconds(10))
         }
     }
 
     @Test func longPollAnswersPromptlyAfterAPatch() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
-            let clock = ContinuousClock()
+        let clock = WatchedClock()
+        try await makeApp(try .inMemory(), clock: clock).test(.router) { client in
             async let polled = client.expect(.ok, get: "/v1/scanners/default/switch?revision=1&wait=20", as: ScanSwitch.self)
-            try await Task.sleep(for: .milliseconds(200))
-            let patchedAt = clock.now
+            await clock.sleepers(Self.longPollSleeping)
             let patched = try await client.patchSwitch(SwitchPatch(scanning: true))
+            // The clock never moves: the waiting request was woken, not timed out.
             let answer = try await polled
             #expect(answer == patched)
-            #expect(clock.now - patchedAt < .seconds(10), "the waiting request is woken, not timed out (its wait is 20 s)")
         }
     }
 
     @Test func longPollTimesOutWithTheSameShape() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
-            let clock = ContinuousClock()
-            let start = clock.now
-            let answer = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=1&wait=0.3", as: ScanSwitch.self)
+        let clock = WatchedClock()
+        try await makeApp(try .inMemory(), clock: clock).test(.router) { client in
+            async let polled = client.expect(.ok, get: "/v1/scanners/default/switch?revision=1&wait=0.3", as: ScanSwitch.self)
+            await clock.sleepers(Self.longPollSleeping)
+            await clock.advance(by: .milliseconds(299))
+            await clock.advance(by: .milliseconds(2))
+            let answer = try await polled
             #expect(answer.revision == 1)
-            #expect(clock.now - start >= .milliseconds(300))
             #expect(try await client.get("/v1/scanners/default/switch?revision=1&wait=-1").status == .unprocessableContent)
             #expect(try await client.get("/v1/scanners/default/switch?revision=x").status == .unprocessableContent)
         }
@@ -163,17 +167,28 @@ import Testing
     }
 
     @Test func secondsConditionStopsTheSwitchByTheTimer() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
-            let clock = ContinuousClock()
-            let on = try await client.patchSwitch(SwitchPatch(scanning: true, mode: .locate, stopAfter: .set(.seconds(0.3))))
-            let start = clock.now
-            let stopped = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=\(on.revision)&wait=60", as: ScanSwitch.self)
-            let waited = clock.now - start
-            #expect(stopped.revision == on.revision + 1)
-            #expect(!stopped.scanning && stopped.stoppedBy == .stopCondition)
-            #expect(waited >= .milliseconds(200) && waited < .seconds(30), "turned off near its deadline, not at the wait's end: \(waited)")
-            let deadline = try #require(on.deadline)
-            #expect(stopped.changedAt >= deadline)
-        }
+        let database = try AppDatabase.inMemory()
+        let hub = SwitchHub()
+        let clock = WatchedClock()
+        let start = Date(milliseconds: 1_795_000_000_000)
+        let patch = SwitchPatch(scanning: true, mode: .locate, stopAfter: .set(.seconds(5)))
+        let on = try await database.updateSwitch(of: .default, with: patch, at: start).scanSwitch
+        #expect(on.deadline == start.addingTimeInterval(5))
+        let service = SwitchDeadlineService(
+            database: database, hub: hub, logger: Logger(label: "switchd-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
+            clock: clock, now: clock.wallClock(from: start)
+        )
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+
+        await clock.sleepers(1)
+        await clock.advance(by: .milliseconds(4_999))
+        #expect(try await database.currentSwitch(of: .default) == on, "still on 1 ms before its deadline")
+        await clock.advance(by: .milliseconds(2))
+        await hub.revisions(of: .default).wait(untilAbove: Int64(on.revision))
+        let stopped = try await database.currentSwitch(of: .default)
+        #expect(stopped.revision == on.revision + 1)
+        #expect(!stopped.scanning && stopped.stoppedBy == .stopCondition)
+        #expect(stopped.changedAt >= start.addingTimeInterval(5) && stopped.changedAt <= start.addingTimeInterval(5.001))
     }
 }

@@ -17,6 +17,7 @@ public struct WatchdogService: Service, CustomStringConvertible {
     public let interval: Duration
     let notifier: SystemdNotifier
     let logger: Logger
+    let clock: any Clock<Duration>
     let isHealthy: @Sendable () async -> Bool
 
     /// How the service group names it in its logs.
@@ -25,11 +26,14 @@ public struct WatchdogService: Service, CustomStringConvertible {
     /// Nil unless `WATCHDOG_USEC` is a positive number of microseconds, `WATCHDOG_PID` (when set)
     /// is this process, and the notifier sends somewhere.
     ///
-    /// - Parameter isHealthy: asked before every ping; a check that does not return stops the pings.
+    /// - Parameters:
+    ///   - clock: the interval between pings runs on it.
+    ///   - isHealthy: asked before every ping; a check that does not return stops the pings.
     public init?(
         notifier: SystemdNotifier,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger,
+        clock: any Clock<Duration> = ContinuousClock(),
         isHealthy: @escaping @Sendable () async -> Bool
     ) {
         guard notifier.isEnabled, let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else {
@@ -41,6 +45,7 @@ public struct WatchdogService: Service, CustomStringConvertible {
         self.interval = .microseconds(microseconds) / 2
         self.notifier = notifier
         self.logger = logger
+        self.clock = clock
         self.isHealthy = isHealthy
     }
 
@@ -50,7 +55,7 @@ public struct WatchdogService: Service, CustomStringConvertible {
             try await cancelWhenGracefulShutdown { [self] in
                 while true {
                     await pingIfHealthy()
-                    try await Task.sleep(for: interval)
+                    try await clock.sleep(for: interval)
                 }
             }
         } catch is CancellationError {

@@ -8,6 +8,7 @@ import ScanContract
 /// Each line goes out with a single `write()` on a descriptor opened `O_APPEND`, so lines from
 /// concurrent writers never interleave and a line written before the process is killed stays.
 /// A failed write is logged and the daemon carries on: the event log must not stop scanning.
+/// A `tap` (tests give one) is handed every event as it is recorded, written or not.
 final class EventLog: Sendable {
     enum Destination: Sendable, Equatable {
         case none
@@ -23,20 +24,22 @@ final class EventLog: Sendable {
     private let descriptor: FileDescriptor?
     private let ownsDescriptor: Bool
     private let logger: Logger
+    private let tap: (@Sendable (ScannerEvent) -> Void)?
 
-    private init(descriptor: FileDescriptor?, ownsDescriptor: Bool, logger: Logger) {
+    private init(descriptor: FileDescriptor?, ownsDescriptor: Bool, logger: Logger, tap: (@Sendable (ScannerEvent) -> Void)?) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.logger = logger
+        self.tap = tap
     }
 
     /// Opens the destination (a file is created when missing and appended to).
-    convenience init(_ destination: Destination, logger: Logger) throws(SystemError) {
+    convenience init(_ destination: Destination, logger: Logger, tap: (@Sendable (ScannerEvent) -> Void)? = nil) throws(SystemError) {
         switch destination {
         case .none:
-            self.init(descriptor: nil, ownsDescriptor: false, logger: logger)
+            self.init(descriptor: nil, ownsDescriptor: false, logger: logger, tap: tap)
         case .standardOutput:
-            self.init(descriptor: .standardOutput, ownsDescriptor: false, logger: logger)
+            self.init(descriptor: .standardOutput, ownsDescriptor: false, logger: logger, tap: tap)
         case .file(let path):
             let descriptor = try FileDescriptor.open(path, .append)
             // A scannerd killed mid-line leaves a line without its end; end it, so this run's
@@ -44,18 +47,19 @@ final class EventLog: Sendable {
             if let last = try FileSystem.lastByte(of: path), last != UInt8(ascii: "\n") {
                 try descriptor.write(Data([UInt8(ascii: "\n")]))
             }
-            self.init(descriptor: descriptor, ownsDescriptor: true, logger: logger)
+            self.init(descriptor: descriptor, ownsDescriptor: true, logger: logger, tap: tap)
         }
     }
 
     /// An event log that writes nothing.
-    static func disabled(logger: Logger) -> EventLog {
-        EventLog(descriptor: nil, ownsDescriptor: false, logger: logger)
+    static func disabled(logger: Logger, tap: (@Sendable (ScannerEvent) -> Void)? = nil) -> EventLog {
+        EventLog(descriptor: nil, ownsDescriptor: false, logger: logger, tap: tap)
     }
 
     var isEnabled: Bool { descriptor != nil }
 
     func record(_ event: ScannerEvent) {
+        tap?(event)
         guard let descriptor else { return }
         let line = EventLine(event: event, monotonicNs: DispatchTime.now().uptimeNanoseconds, time: Date())
         do {

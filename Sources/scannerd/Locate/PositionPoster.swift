@@ -10,6 +10,8 @@ struct PositionPoster: Service, CustomStringConvertible {
     let positions: AsyncStream<NewPosition>
     let api: SwitchdAPI
     let logger: Logger
+    /// The retry delays run on this clock.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// How many positions wait for switchd before the oldest are dropped.
     static let queueLimit = 64
@@ -33,7 +35,7 @@ struct PositionPoster: Service, CustomStringConvertible {
                     } catch {
                         if Task.isCancelled { return }
                         logger.warning("could not post a position; retrying", metadata: ["error": "\(error)"])
-                        try await Task.sleep(for: backoff.nextDelay())
+                        try await clock.sleep(for: backoff.nextDelay())
                     }
                 }
             }

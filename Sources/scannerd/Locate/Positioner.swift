@@ -7,6 +7,9 @@ import ScanContract
 /// and every completed scan cycle (its Wi-Fi scan plus that window) goes through the ``Locator``
 /// built from the radio map. Positions go to the ``PositionPoster``; they are never lost to a
 /// slow switchd, only dropped oldest-first when switchd is away for long.
+///
+/// The map is the copy the ``RadioMapRefresher``'s cache holds at each cycle: a cycle never
+/// waits for a download, so an unreachable switchd cannot stall scanning.
 actor Positioner {
     struct Settings: Sendable {
         /// How far back BLE advertisements count towards a position.
@@ -17,34 +20,34 @@ actor Positioner {
 
     private let scannerID: ScannerID
     private let settings: Settings
-    private let cache: RadioMapCache
+    private let maps: RadioMapRefresher
     private let positions: AsyncStream<NewPosition>.Continuation
     private let events: EventLog
     private let logger: Logger
     private var window = BLEWindow()
     private var locator: Locator?
     private var locatorETag: String?
-    private var lastRefresh: ContinuousClock.Instant?
     private var saidNoMap = false
 
     init(
-        scannerID: ScannerID, settings: Settings, cache: RadioMapCache,
+        scannerID: ScannerID, settings: Settings, maps: RadioMapRefresher,
         positions: AsyncStream<NewPosition>.Continuation, events: EventLog, logger: Logger
     ) {
         self.scannerID = scannerID
         self.settings = settings
-        self.cache = cache
+        self.maps = maps
         self.positions = positions
         self.events = events
         self.logger = logger
     }
 
-    /// A locate session starts: the map is refreshed and the filters start afresh (a new session
-    /// may be somewhere else entirely).
+    /// A locate session starts: a map refresh is asked for (not waited for) and the filters start
+    /// afresh (a new session may be somewhere else entirely).
     func begin() async {
         window = BLEWindow()
         locator?.reset()
-        await refreshIfDue(force: true)
+        maps.request(.sessionBegan)
+        await useLatestMap()
     }
 
     /// Keeps a BLE advertisement for the window; Wi-Fi readings come with their cycle.
@@ -55,7 +58,8 @@ actor Positioner {
 
     /// Positions one completed scan cycle and hands the position on; records `positioned`.
     func cycleEnded(wifi readings: [RadioReading], revision: Int, at now: Date) async {
-        await refreshIfDue(force: false)
+        maps.request(.cycleEnded)
+        await useLatestMap()
         guard var locator, locator.canLocate else {
             if !saidNoMap {
                 logger.warning("no radio map yet: positions start once switchd has given one")
@@ -82,11 +86,9 @@ actor Positioner {
         positions.yield(position)
     }
 
-    private func refreshIfDue(force: Bool) async {
-        let now = ContinuousClock.now
-        if !force, let lastRefresh, now - lastRefresh < settings.mapRefreshInterval { return }
-        lastRefresh = now
-        guard let copy = await cache.refresh(), copy.etag != locatorETag else { return }
+    /// Rebuilds the locator when the cache holds a map other than the one it was built from.
+    private func useLatestMap() async {
+        guard let copy = await maps.cache.copy, copy.etag != locatorETag else { return }
         let started = ContinuousClock.now
         locator = Locator(map: copy.map)
         locatorETag = copy.etag

@@ -4,7 +4,8 @@ import Positioning
 import ScanContract
 
 /// The radio map scannerd positions with: the latest copy switchd gave, kept on disk so that
-/// locating goes on offline and after a restart.
+/// locating goes on offline and after a restart. Reading ``copy`` never waits for a fetch in
+/// flight (the actor is free while ``refresh()`` waits for switchd).
 actor RadioMapCache {
     /// One fetched map and the ETag that names it.
     struct Copy: Codable, Sendable {

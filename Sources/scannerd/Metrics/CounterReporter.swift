@@ -15,6 +15,8 @@ struct CounterReporter: Service, CustomStringConvertible {
     let scannerID: ScannerID
     let interval: Duration
     let logger: Logger
+    /// The interval runs on this clock.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     static let defaultInterval: Duration = .seconds(15)
 
@@ -26,7 +28,7 @@ struct CounterReporter: Service, CustomStringConvertible {
             try await cancelWhenGracefulShutdown { [self] in
                 var failing = false
                 while true {
-                    try await Task.sleep(for: interval)
+                    try await clock.sleep(for: interval)
                     failing = await report(failing: failing)
                 }
             }

@@ -14,6 +14,8 @@ struct ScanController: Service, CustomStringConvertible {
     let logger: Logger
     var counters = ScannerdCounters()
     var heartbeat = ScanHeartbeat()
+    /// The sessions' clock.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// How the service group names it in its logs.
     var description: String { "ScanController" }
@@ -32,7 +34,7 @@ struct ScanController: Service, CustomStringConvertible {
                 if scanSwitch.scanning {
                     let next = ScanSession(
                         scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
-                        counters: counters, heartbeat: heartbeat
+                        counters: counters, heartbeat: heartbeat, clock: clock
                     )
                     session = next
                     group.addTask { await next.run() }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Logging
 import ScanContract
@@ -5,6 +6,7 @@ import ScanContract
 /// One switch revision's scanning: the BLE stream and repeated Wi-Fi scans run side by side
 /// until the session is stopped or its stop condition is met. Every reading becomes a
 /// measurement of the current scan cycle, appended to the spool under the session's revision.
+/// Its waits (a `{seconds: T}` stop condition, the cycle without Wi-Fi, retry delays) run on `clock`.
 final class ScanSession: Sendable {
     let scanSwitch: ScanSwitch
     let radio: any RadioSource
@@ -15,6 +17,7 @@ final class ScanSession: Sendable {
     let positioner: Positioner?
     let counters: ScannerdCounters
     let heartbeat: ScanHeartbeat
+    let clock: any Clock<Duration>
     private let stopRequests: AsyncStream<Void>
     private let stopContinuation: AsyncStream<Void>.Continuation
 
@@ -37,9 +40,11 @@ final class ScanSession: Sendable {
 
     init(
         scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, positioner: Positioner?, events: EventLog, logger: Logger,
-        counters: ScannerdCounters = ScannerdCounters(), heartbeat: ScanHeartbeat = ScanHeartbeat()
+        counters: ScannerdCounters = ScannerdCounters(), heartbeat: ScanHeartbeat = ScanHeartbeat(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.scanSwitch = scanSwitch
+        self.clock = clock
         self.counters = counters
         self.heartbeat = heartbeat
         self.positioner = scanSwitch.mode == .locate ? positioner : nil
@@ -61,13 +66,15 @@ final class ScanSession: Sendable {
     }
 
     /// Scans until stopped or the stop condition is met; records `scanning` once the radios are
-    /// armed and `idle` when done. A session that meets its own stop condition seals the open
-    /// batch, so its last readings go out at once.
+    /// armed and `idle` when done. A `{seconds: T}` session ends T after `scanning` is recorded,
+    /// on `clock`. A session that meets its own stop condition seals the open batch, so its last
+    /// readings go out at once.
     func run() async -> Ending {
         await radio.prepare(for: scanSwitch)
         await positioner?.begin()
         let cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
         let advertisements = radio.ble?.advertisements()
+        let sinceScanning = ElapsedTime(clock)
         events.record(.scanning(revision: revision))
         heartbeat.sessionStarted()
         defer { heartbeat.sessionEnded() }
@@ -80,7 +87,7 @@ final class ScanSession: Sendable {
             if case .seconds(let seconds)? = scanSwitch.stopAfter {
                 group.addTask {
                     do {
-                        try await Task.sleep(for: .seconds(seconds))
+                        try await sinceScanning.sleep(until: .seconds(seconds))
                         return .stopConditionMet
                     } catch {
                         return .cancelled
@@ -139,7 +146,7 @@ final class ScanSession: Sendable {
                     readings = try await wifi.scanWiFi()
                     counters.wifiScans.increment()
                 } else {
-                    try await Task.sleep(for: Self.cycleWithoutWiFi)
+                    try await clock.sleep(for: Self.cycleWithoutWiFi)
                     readings = []
                 }
                 backoff.reset()
@@ -147,7 +154,7 @@ final class ScanSession: Sendable {
                 if Task.isCancelled { return .cancelled }
                 logger.error("a Wi-Fi scan failed; retrying", metadata: ["error": "\(error)"])
                 do {
-                    try await Task.sleep(for: backoff.nextDelay())
+                    try await clock.sleep(for: backoff.nextDelay())
                 } catch {
                     return .cancelled
                 }

@@ -9,6 +9,7 @@ import ServiceLifecycle
 /// restart without switchd resumes what was running. When switchd cannot be reached or answers
 /// 5xx, the watcher keeps the last switch and retries with backoff (100 ms doubling to 5 s); a
 /// 404 means this scanner is not registered, said clearly in the log, and retried the same way.
+/// The retry delays run on `clock`.
 struct SwitchWatcher: Service, CustomStringConvertible {
     let api: SwitchdAPI
     let scannerID: ScannerID
@@ -16,6 +17,7 @@ struct SwitchWatcher: Service, CustomStringConvertible {
     let switches: AsyncStream<ScanSwitch>.Continuation
     let events: EventLog
     let logger: Logger
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// How the service group names it in its logs.
     var description: String { "SwitchWatcher" }
@@ -69,7 +71,7 @@ struct SwitchWatcher: Service, CustomStringConvertible {
                     "revision": "\(known.map { String($0.revision) } ?? "none")",
                 ])
             }
-            try await Task.sleep(for: backoff.nextDelay())
+            try await clock.sleep(for: backoff.nextDelay())
         }
     }
 

@@ -16,6 +16,11 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var configFile: ConfigFileOption
     @Option(help: "Address to listen on.") var host = Settings.defaultHost
     @Option(help: "Port to listen on; 0 picks a free one.") var port = Settings.defaultPort
+    @Option(help: ArgumentHelp(
+        "Once listening, write the port to this file (one line).",
+        discussion: "With --port 0, how whoever started switchd learns where it listens; the standard output also says, in a line 'switchd listening on http://HOST:PORT'."
+    ))
+    var portFile: String?
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
     @Option(help: "Largest floor-plan image accepted, in bytes.") var maxPlanBytes = Settings.defaultMaxPlanBytes
@@ -60,7 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         let adminFiles = try loadAdminFiles(logger: logger)
         let app = buildApplication(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd
-        ) { port in
+        ) { [portFile] port in
+            logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
+            if let portFile { PortFile.write(port, to: portFile, logger: logger) }
             print("switchd listening on http://\(settings.host):\(port)")
             fflush(nil)
         }

@@ -1,11 +1,14 @@
+import DaemonSupport
 import Hummingbird
 import ScanContract
 import SwitchdStore
 
 /// `/v1/scanners/{id}/switch`: read (or long-poll) and change a scanner's scan switch.
+/// Long-polls wait on `clock`.
 struct SwitchController {
     let database: AppDatabase
     let hub: SwitchHub
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// How long a long-poll holds when the client does not say.
     static let defaultWait = 30.0
@@ -29,13 +32,17 @@ struct SwitchController {
         }
         let wait = min(try query.seconds("wait") ?? Self.defaultWait, Self.maxWait)
         let revisions = await hub.revisions(of: scannerID)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+        let waited = ElapsedTime(clock)
+        let deadline = Duration.milliseconds(Int64(wait * 1000))
         var current = try await database.currentSwitch(of: scannerID)
+        if Int64(current.revision) == revision {
+            context.logger.debug("Long-poll waiting", metadata: ["scanner": "\(scannerID)", "revision": "\(revision)", "wait": "\(wait)"])
+        }
         while Int64(current.revision) == revision {
-            let remaining = deadline - .now
+            let remaining = deadline - waited.now
             guard remaining > .zero else { break }
             let seen = Int64(current.revision)
-            guard await wake(after: remaining, orWhen: { await revisions.wait(untilAbove: seen) }) == .changed else { break }
+            guard await wake(after: remaining, on: clock, orWhen: { await revisions.wait(untilAbove: seen) }) == .changed else { break }
             current = try await database.currentSwitch(of: scannerID)
         }
         return try .json(current)

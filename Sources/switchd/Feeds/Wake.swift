@@ -8,9 +8,11 @@ enum Wake: Sendable {
     case stopping
 }
 
-/// Waits for `change` to return, for `timeout` to pass, or for graceful shutdown or cancellation,
-/// whichever comes first; the others are cancelled.
-func wake(after timeout: Duration, orWhen change: @escaping @Sendable () async -> Void) async -> Wake {
+/// Waits for `change` to return, for `timeout` to pass on `clock`, or for graceful shutdown or
+/// cancellation, whichever comes first; the others are cancelled.
+func wake(
+    after timeout: Duration, on clock: any Clock<Duration> = ContinuousClock(), orWhen change: @escaping @Sendable () async -> Void
+) async -> Wake {
     let wake = await withTaskGroup(of: Wake.self) { group in
         group.addTask {
             await change()
@@ -18,7 +20,7 @@ func wake(after timeout: Duration, orWhen change: @escaping @Sendable () async -
         }
         group.addTask {
             do {
-                try await Task.sleep(for: timeout)
+                try await clock.sleep(for: timeout)
                 return .timedOut
             } catch {
                 return .stopping

@@ -10,10 +10,15 @@ import SwitchdStore
 /// deadline), then applies ``ScanSwitch/expiring(at:)`` to every switch that is due. Ends on
 /// graceful shutdown. A failing database read or write is logged and retried on the next wake,
 /// at most ``retryInterval`` later.
+///
+/// Deadlines are wall-clock times (they are stored and shown); `now` reads the wall clock and
+/// the waits run on `clock`.
 struct SwitchDeadlineService: Service {
     let database: AppDatabase
     let hub: SwitchHub
     let logger: Logger
+    var clock: any Clock<Duration> = ContinuousClock()
+    var now: @Sendable () -> Date = Date.init
 
     /// How long to wait with no deadline pending before looking again; changes wake it sooner.
     static let idleInterval = Duration.seconds(3600)
@@ -30,7 +35,7 @@ struct SwitchDeadlineService: Service {
                 sleep = Self.retryInterval
             }
             let anyChange = hub.anyChange
-            if await wake(after: sleep, orWhen: { await anyChange.wait(untilAbove: seen) }) == .stopping {
+            if await wake(after: sleep, on: clock, orWhen: { await anyChange.wait(untilAbove: seen) }) == .stopping {
                 return
             }
         }
@@ -38,8 +43,7 @@ struct SwitchDeadlineService: Service {
 
     /// Turns off the due switches and returns how long until the next deadline.
     private func expireDueSwitches() async throws -> Duration {
-        let now = Date.nowInMilliseconds()
-        let expired = try await database.expireSwitches(at: now)
+        let expired = try await database.expireSwitches(at: Date(milliseconds: now().milliseconds))
         for scanSwitch in expired {
             logger.info("Switch turned off by its time limit", metadata: [
                 "scanner": "\(scanSwitch.scannerID)", "revision": "\(scanSwitch.revision)",
@@ -47,7 +51,7 @@ struct SwitchDeadlineService: Service {
         }
         await hub.publish(expired)
         guard let deadline = try await database.nextSwitchDeadline() else { return Self.idleInterval }
-        let seconds = max(0, deadline.timeIntervalSince(Date()))
+        let seconds = max(0, deadline.timeIntervalSince(now()))
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 }

@@ -3,7 +3,7 @@ import ScanContract
 import Testing
 @testable import scannerd
 
-@Suite("BLE source over HCI")
+@Suite("BLE source over HCI", .timeLimit(.minutes(1)))
 struct HCIScanLoopTests {
     let legacyParameters: UInt16 = 0x200B, legacyEnable: UInt16 = 0x200C
     let extendedParameters: UInt16 = 0x2041, extendedEnable: UInt16 = 0x2042
@@ -171,7 +171,8 @@ struct HCIScanLoopTests {
             received += 1
             if received == 3 { break }
         }
-        try await eventually("the socket closed") { controller.closed }
+        for await _ in controller.closing {} // until the socket is closed
+        #expect(controller.closed)
         #expect(controller.opcodes.last == legacyEnable && controller.sent.last?.parameters.first == 0, "scanning disabled")
     }
 }

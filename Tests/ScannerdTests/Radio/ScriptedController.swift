@@ -19,6 +19,9 @@ final class ScriptedController: HCIChannel, @unchecked Sendable {
     private var up = true
     private(set) var sent: [HCICommand] = []
     private(set) var closed = false
+    /// Ends when the channel is closed.
+    let closing: AsyncStream<Void>
+    private let closingContinuation: AsyncStream<Void>.Continuation
     let supportedCommands: [UInt8]
     let statuses: [UInt16: UInt8]
     /// Commands left unanswered (to test timeouts).
@@ -31,6 +34,7 @@ final class ScriptedController: HCIChannel, @unchecked Sendable {
         self.stop = stop
         self.statuses = statuses
         self.silent = silent
+        (closing, closingContinuation) = AsyncStream.makeStream()
     }
 
     /// A supported-commands bitmap with the legacy scan commands, and the extended ones too when asked.
@@ -78,7 +82,10 @@ final class ScriptedController: HCIChannel, @unchecked Sendable {
 
     func isUp() -> Bool { lock.withLock { up } }
 
-    func close() { lock.withLock { closed = true } }
+    func close() {
+        lock.withLock { closed = true }
+        closingContinuation.finish()
+    }
 }
 
 /// Command Complete (H4 event) for `opcode`.

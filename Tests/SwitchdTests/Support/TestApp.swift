@@ -13,14 +13,16 @@ import Testing
 /// A switchd wired as `main` wires it, over the given database, for `app.test(...)`, where a
 /// request without an `Authorization` header is sent with an admin token: the tests of what each
 /// endpoint does. The tests of who may call what use ``makeUnauthenticatedApp(_:logger:)``.
+///
+/// Long-polls and switch deadlines wait on `clock`: give a ``WatchedClock`` to drive them.
 func makeApp(
     _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
-    adminFiles: AdminFiles? = nil
+    adminFiles: AdminFiles? = nil, clock: any Clock<Duration> = ContinuousClock()
 ) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
     let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
-    let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles)
+    let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles, clock: clock)
     return AdminByDefault(base: app, database: database)
 }
 

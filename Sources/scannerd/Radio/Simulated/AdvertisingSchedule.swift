@@ -1,7 +1,8 @@
 /// When each simulated beacon advertises: every beacon at its own steady rate, the beacons'
-/// phases spread over one interval as unsynchronised transmitters' would be.
+/// phases spread over one interval as unsynchronised transmitters' would be. Times are the
+/// receiver's clock read as time since its start (``ElapsedTime``).
 struct AdvertisingSchedule: Sendable {
-    private var due: [ContinuousClock.Instant?]
+    private var due: [Duration?]
     private let intervals: [Duration?]
 
     /// A receiver that falls further behind than this (the process was stopped, say) skips the
@@ -9,7 +10,7 @@ struct AdvertisingSchedule: Sendable {
     static let maximumLag: Duration = .seconds(1)
 
     /// `rates` in advertisements per second, one per beacon; a beacon with rate 0 never sends.
-    init(rates: [Double], start: ContinuousClock.Instant) {
+    init(rates: [Double], start: Duration) {
         let intervals = rates.map { $0 > 0 ? Duration.seconds(1 / $0) : nil }
         self.intervals = intervals
         due = intervals.enumerated().map { index, interval in
@@ -18,14 +19,14 @@ struct AdvertisingSchedule: Sendable {
     }
 
     /// When the next advertisement is due; nil when no beacon advertises.
-    var earliest: ContinuousClock.Instant? {
+    var earliest: Duration? {
         due.compactMap { $0 }.min()
     }
 
     /// Every advertisement due by `now`, in time order (ties by beacon index), as the beacon's
     /// index and when it was sent; each beacon's next one is scheduled.
-    mutating func takeDue(asOf now: ContinuousClock.Instant) -> [(beacon: Int, sent: ContinuousClock.Instant)] {
-        var sent: [(beacon: Int, sent: ContinuousClock.Instant)] = []
+    mutating func takeDue(asOf now: Duration) -> [(beacon: Int, sent: Duration)] {
+        var sent: [(beacon: Int, sent: Duration)] = []
         for index in due.indices {
             guard let interval = intervals[index], var next = due[index] else { continue }
             if now - next > Self.maximumLag { next = now }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 
 /// One BLE stream's receiver: it wakes when advertisements are due, hears them through the
@@ -6,19 +7,22 @@ import Foundation
 /// Like a Bluetooth controller that queues advertising reports and delivers several in one
 /// event, it wakes at most once per ``deliveryInterval`` (each reading keeps the time its
 /// advertisement was sent), so hundreds of advertisements a second cost tens of wake-ups.
+/// It waits on the air's clock and stamps readings from the air's wall clock.
 actor SimulatedAdvertiser {
     private let air: SimulatedAir
     private var schedule: AdvertisingSchedule
     private var heard: [RadioReading] = []
-    private var lastWake: ContinuousClock.Instant
-    private var wallClock = WallClockAnchor()
+    private var lastWake: Duration
+    private var wallClock: WallClockAnchor
 
     static let deliveryInterval: Duration = .milliseconds(10)
 
-    init(air: SimulatedAir, rates: [Double], start: ContinuousClock.Instant = .now) {
+    init(air: SimulatedAir, rates: [Double]) {
         self.air = air
+        let start = air.time.now
         schedule = AdvertisingSchedule(rates: rates, start: start)
         lastWake = start - Self.deliveryInterval
+        wallClock = WallClockAnchor(elapsed: start, date: air.wallClock())
     }
 
     /// The next advertisement heard above the receiver's sensitivity, waiting for it as long as
@@ -26,11 +30,10 @@ actor SimulatedAdvertiser {
     func next() async throws -> RadioReading? {
         while heard.isEmpty {
             guard let earliest = schedule.earliest else { return nil }
-            let wake = max(earliest, lastWake + Self.deliveryInterval)
-            try await Task.sleep(until: wake, tolerance: .zero, clock: .continuous)
-            let now = ContinuousClock.now
+            try await air.time.sleep(until: max(earliest, lastWake + Self.deliveryInterval))
+            let now = air.time.now
             lastWake = now
-            wallClock.follow(wallClock: .now, at: now)
+            wallClock.follow(wallClock: air.wallClock(), at: now)
             let due = schedule.takeDue(asOf: now)
             heard = await air.advertisements(due.map { [wallClock] in ($0.beacon, wallClock.date(at: $0.sent)) })
             heard.reverse() // handed out from the end

@@ -1,29 +1,38 @@
+import DaemonSupport
 import Foundation
 import Positioning
 
 /// The simulated floor's radio environment as the scanner experiences it: where the scanner is,
 /// and the seeded noise of every reading. BLE and Wi-Fi draw from separate generators, so the
 /// same seed gives the same readings of each however the two interleave.
+///
+/// `time` is the simulation's clock (the trajectory and every pace follow it); `wallClock`
+/// stamps the readings.
 actor SimulatedAir {
     let floor: SimulatedFloor
+    nonisolated let time: ElapsedTime
+    nonisolated let wallClock: @Sendable () -> Date
     private let trajectory: Trajectory
-    private let start: ContinuousClock.Instant
     private var standing: PlanPoint?
     private var bleGenerator: SeededGenerator
     private var wifiGenerator: SeededGenerator
 
-    init(floor: SimulatedFloor, trajectory: Trajectory, seed: UInt64, start: ContinuousClock.Instant = .now) {
+    init(
+        floor: SimulatedFloor, trajectory: Trajectory, seed: UInt64, clock: any Clock<Duration> = ContinuousClock(),
+        wallClock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.floor = floor
         self.trajectory = trajectory
-        self.start = start
+        time = ElapsedTime(clock)
+        self.wallClock = wallClock
         var seeds = SeededGenerator(seed: seed)
         bleGenerator = SeededGenerator(seed: seeds.next())
         wifiGenerator = SeededGenerator(seed: seeds.next())
     }
 
-    /// The scanner's position: where it was put with ``stand(at:)``, else along its trajectory.
-    func position(at instant: ContinuousClock.Instant) -> PlanPoint {
-        standing ?? trajectory.position(after: (instant - start).seconds)
+    /// The scanner's position now: where it was put with ``stand(at:)``, else along its trajectory.
+    func position() -> PlanPoint {
+        standing ?? trajectory.position(after: time.now.seconds)
     }
 
     /// Puts the scanner at `point` (someone carried it there); nil resumes the trajectory.
@@ -34,7 +43,7 @@ actor SimulatedAir {
     /// The advertisements of the given beacons sent at the given times, as heard from where the
     /// scanner is now; those too weak to be heard are left out.
     func advertisements(_ sent: [(beacon: Int, time: Date)]) -> [RadioReading] {
-        let here = position(at: .now)
+        let here = position()
         return sent.compactMap { beaconIndex, time in
             let beacon = floor.beacons[beaconIndex]
             return Reception.sample(
@@ -45,8 +54,8 @@ actor SimulatedAir {
 
     /// Every access point heard from where the scanner is now.
     func wifiScanResults() -> [RadioReading] {
-        let here = position(at: .now)
-        let time = Date()
+        let here = position()
+        let time = wallClock()
         return floor.accessPoints.compactMap { accessPoint in
             Reception.sample(
                 accessPoint.pathLoss, from: accessPoint.position, at: here, sensitivity: floor.sensitivity,

@@ -1,9 +1,11 @@
+import Foundation
 import Logging
 import Positioning
 import ScanContract
 
 /// The radio source of a scanner on ``SimulatedFloor/demo()`` (or any floor): BLE and Wi-Fi from
-/// the path-loss model at the scanner's position.
+/// the path-loss model at the scanner's position. Its pace follows `clock`; its readings are
+/// stamped by `wallClock`.
 struct SimulatedRadio: RadioSource {
     let name = "simulated"
     let air: SimulatedAir
@@ -17,8 +19,11 @@ struct SimulatedRadio: RadioSource {
     /// it starts scanning from where the scanner was.
     static let locationTimeout: Duration = .seconds(2)
 
-    init(floor: SimulatedFloor, settings: SimulationSettings, surveyPositions: SurveyPositions?, logger: Logger) {
-        air = SimulatedAir(floor: floor, trajectory: settings.trajectory, seed: settings.seed)
+    init(
+        floor: SimulatedFloor, settings: SimulationSettings, surveyPositions: SurveyPositions?, logger: Logger,
+        clock: any Clock<Duration> = ContinuousClock(), wallClock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        air = SimulatedAir(floor: floor, trajectory: settings.trajectory, seed: settings.seed, clock: clock, wallClock: wallClock)
         ble = SimulatedBLEScanner(
             air: air, rates: floor.beacons.map { settings.advertisingRate ?? $0.advertisingRate }
         )

@@ -14,15 +14,15 @@ struct SimulatedBLEScanner: BLEScanner {
     }
 }
 
-/// Wi-Fi scans of the simulated floor: each takes `duration`, then reports every access point
-/// heard from where the scanner is at the end.
+/// Wi-Fi scans of the simulated floor: each takes `duration` of the air's clock, then reports
+/// every access point heard from where the scanner is at the end.
 struct SimulatedWiFiScanner: WiFiScanner {
     let air: SimulatedAir
     let duration: Duration
 
     /// Throws `CancellationError` when cancelled mid-scan.
     func scanWiFi() async throws -> [RadioReading] {
-        try await Task.sleep(for: duration)
+        try await air.time.clock.sleep(for: duration)
         return await air.wifiScanResults()
     }
 }

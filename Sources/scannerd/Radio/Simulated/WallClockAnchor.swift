@@ -1,32 +1,33 @@
 import Foundation
 
-/// Turns instants of the continuous clock into wall-clock dates from one pairing of the two
-/// clocks, so readings scheduled 10 ms apart are stamped exactly 10 ms apart: reading both clocks
-/// afresh for every stamp would add whatever time the thread lost between the two reads.
+/// Turns readings of the receiver's clock (time since its start, ``ElapsedTime``) into
+/// wall-clock dates from one pairing of the two clocks, so readings scheduled 10 ms apart are
+/// stamped exactly 10 ms apart: reading both clocks afresh for every stamp would add whatever
+/// time the thread lost between the two reads.
 ///
 /// The pairing is renewed when the wall clock has stepped (by more than ``stepThreshold``) since
 /// it was made, as it does when a Raspberry Pi without a real-time clock gets the time from NTP.
 struct WallClockAnchor: Sendable {
     static let stepThreshold: TimeInterval = 1
 
-    private var instant: ContinuousClock.Instant
+    private var elapsed: Duration
     private var date: Date
 
-    init(instant: ContinuousClock.Instant = .now, date: Date = .now) {
-        self.instant = instant
+    init(elapsed: Duration, date: Date) {
+        self.elapsed = elapsed
         self.date = date
     }
 
-    /// The wall-clock date of `instant`.
-    func date(at instant: ContinuousClock.Instant) -> Date {
-        date.addingTimeInterval((instant - self.instant).seconds)
+    /// The wall-clock date of the moment `elapsed` after the receiver's start.
+    func date(at elapsed: Duration) -> Date {
+        date.addingTimeInterval((elapsed - self.elapsed).seconds)
     }
 
-    /// Compares the anchor with the wall clock read now, at `instant`, and re-pairs the clocks
+    /// Compares the anchor with the wall clock read now, at `elapsed`, and re-pairs the clocks
     /// when they disagree by more than the threshold.
-    mutating func follow(wallClock now: Date, at instant: ContinuousClock.Instant) {
-        if abs(now.timeIntervalSince(date(at: instant))) > Self.stepThreshold {
-            self.instant = instant
+    mutating func follow(wallClock now: Date, at elapsed: Duration) {
+        if abs(now.timeIntervalSince(date(at: elapsed))) > Self.stepThreshold {
+            self.elapsed = elapsed
             date = now
         }
     }
