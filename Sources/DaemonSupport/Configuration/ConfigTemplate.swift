@@ -89,6 +89,9 @@ extension ConfigTemplate {
         let template = ConfigTemplate(path: path, text: try String(contentsOfFile: path, encoding: .utf8))
         let options = CommandOptions(command)
         var problems = template.problems(against: options)
+        for name in CommandOptions.unreadable(by: options, help: command.helpMessage(includeHidden: true, columns: 1_000)) {
+            problems.append("--\(name) is in \(command)'s --help but no setting of a file can give it")
+        }
         for (name, text) in [("as shipped", template.text), ("with every setting switched on", template.everySettingOn)] {
             do {
                 let words = try ConfigArguments(file: ConfigFile(path: path, text: text), options: options, commandLine: []).words
