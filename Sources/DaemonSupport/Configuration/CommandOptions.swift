@@ -35,16 +35,24 @@ public struct CommandOptions: Sendable {
     /// Traps only if ArgumentParser stops answering the request with its JSON, a programming error
     /// that the first test loading a configuration file catches.
     public init(_ command: any ParsableArguments.Type) {
+        let info = Self.helpJSON(of: command) { _ = try command.parse($0) }
+        options = (info.command.arguments ?? []).compactMap(Option.init)
+    }
+
+    /// ArgumentParser's JSON help of `command`, got by handing `parse` the request.
+    ///
+    /// Traps when ArgumentParser parses the request instead of answering it, or its JSON cannot be
+    /// decoded: programming errors that the configuration tests catch.
+    static func helpJSON(of command: any ParsableArguments.Type, parse: ([String]) throws -> Void) -> ToolInfo {
         let json: String
         do {
-            _ = try command.parse([Self.dumpRequest])
-            preconditionFailure("ArgumentParser parsed \(Self.dumpRequest) for \(command) instead of answering it")
+            try parse([dumpRequest])
+            preconditionFailure("ArgumentParser parsed \(dumpRequest) for \(command) instead of answering it")
         } catch {
             json = command.fullMessage(for: error)
         }
         do {
-            let info = try JSONDecoder().decode(ToolInfo.self, from: Data(json.utf8))
-            options = (info.command.arguments ?? []).compactMap(Option.init)
+            return try JSONDecoder().decode(ToolInfo.self, from: Data(json.utf8))
         } catch {
             preconditionFailure("ArgumentParser's JSON help of \(command) could not be decoded: \(error)")
         }
@@ -106,9 +114,15 @@ extension CommandOptions.Option {
 }
 
 /// The parts of ArgumentParser's `ToolInfoV0` this reads.
-private struct ToolInfo: Decodable {
+struct ToolInfo: Decodable {
     struct Command: Decodable {
-        var arguments: [ArgumentInfo]?
+        var commandName: String
+        var aliases: [String]?
+        var subcommands: [Command]?
+        fileprivate var arguments: [ArgumentInfo]?
+
+        /// Every name the command answers to.
+        var names: [String] { [commandName] + (aliases ?? []) }
     }
 
     var command: Command
