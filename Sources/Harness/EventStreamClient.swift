@@ -2,22 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// One server-sent event.
-public struct ServerSentEvent: Sendable, Equatable {
-    public var id: String?
-    public var event: String
-    public var data: String
-}
+import ScanContract
 
 /// Reads a `text/event-stream` response as it arrives (URLSession's streaming delegate, libcurl on
 /// Linux) and hands out complete events in order.
 public final class EventStreamClient: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
-    private var buffer = Data()
+    private var parser = ServerSentEventParser()
     private var events: [ServerSentEvent] = []
-    private var current = ServerSentEvent(id: nil, event: "message", data: "")
-    private var hasData = false
     private var status: Int?
     private var ended: (any Error)?
     private var endedCleanly = false
@@ -67,12 +59,8 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.withLock {
-            buffer.append(data)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if line.hasSuffix("\r") { line.removeLast() }
-                handle(line)
+            for case .event(let event) in parser.parse(data) {
+                events.append(event)
             }
         }
     }
@@ -80,35 +68,6 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         lock.withLock {
             if let error { ended = error } else { endedCleanly = true }
-        }
-    }
-
-    /// The event-stream line rules: a blank line dispatches, `:` starts a comment.
-    private func handle(_ line: String) {
-        if line.isEmpty {
-            if hasData { events.append(current) }
-            current = ServerSentEvent(id: current.id, event: "message", data: "")
-            hasData = false
-            return
-        }
-        if line.hasPrefix(":") { return }
-        let field: Substring
-        var value: Substring
-        if let colon = line.firstIndex(of: ":") {
-            field = line[..<colon]
-            value = line[line.index(after: colon)...]
-            if value.hasPrefix(" ") { value = value.dropFirst() }
-        } else {
-            field = Substring(line)
-            value = ""
-        }
-        switch field {
-        case "id": current.id = String(value)
-        case "event": current.event = String(value)
-        case "data":
-            current.data += hasData ? "\n" + value : String(value)
-            hasData = true
-        default: break
         }
     }
 }

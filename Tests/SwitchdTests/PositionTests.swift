@@ -105,7 +105,7 @@ import Testing
             }
             let events = try await withEventStream(port: port, path: "/v1/positions/stream", headers: ["Last-Event-ID": "1"]) { reader in
                 #expect(try await reader.status() == 200)
-                var events: [ReceivedEvent] = []
+                var events: [ServerSentEvent] = []
                 for _ in 0..<2 {
                     events.append(try #require(try await reader.nextEvent()))
                 }

@@ -22,7 +22,7 @@ import Testing
 
             let events = try await withEventStream(port: port, path: "/v1/measurements/stream", headers: ["Last-Event-ID": "2"]) { reader in
                 #expect(try await reader.status() == 200)
-                var events: [ReceivedEvent] = []
+                var events: [ServerSentEvent] = []
                 for _ in 0..<2 {
                     events.append(try #require(try await reader.nextEvent()))
                 }

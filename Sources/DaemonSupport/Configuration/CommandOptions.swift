@@ -2,8 +2,12 @@ import ArgumentParser
 import Foundation
 
 /// The long options and flags of one command, as ArgumentParser describes them in its JSON help
-/// (`--experimental-dump-help`, serialization version 0): the list a configuration file is checked
-/// against, so that no option has to be declared twice.
+/// (the `--experimental-dump-help` request, serialization version 0): the list a configuration
+/// file is checked against, so that no option has to be declared twice.
+///
+/// The JSON is asked for through public API only: parsing the request makes ArgumentParser throw,
+/// and `fullMessage(for:)` renders that error as the JSON, exactly as a shell asking the binary
+/// would see it.
 public struct CommandOptions: Sendable {
     /// One named argument of the command.
     public struct Option: Sendable, Equatable {
@@ -28,23 +32,54 @@ public struct CommandOptions: Sendable {
 
     /// Reads the options of `command` from ArgumentParser's JSON help.
     ///
-    /// Traps only if ArgumentParser's own JSON cannot be decoded, which would be a programming error
-    /// caught by the first test that loads a configuration file.
+    /// Traps only if ArgumentParser stops answering the request with its JSON, a programming error
+    /// that the first test loading a configuration file catches.
     public init(_ command: any ParsableArguments.Type) {
-        let json = Data(command._dumpHelp().utf8)
+        let info = Self.helpJSON(of: command) { _ = try command.parse($0) }
+        options = (info.command.arguments ?? []).compactMap(Option.init)
+    }
+
+    /// ArgumentParser's JSON help of `command`, got by handing `parse` the request.
+    ///
+    /// Traps when ArgumentParser parses the request instead of answering it, or its JSON cannot be
+    /// decoded: programming errors that the configuration tests catch.
+    static func helpJSON(of command: any ParsableArguments.Type, parse: ([String]) throws -> Void) -> ToolInfo {
+        let json: String
         do {
-            let info = try JSONDecoder().decode(ToolInfo.self, from: json)
-            options = (info.command.arguments ?? []).compactMap(Option.init)
+            try parse([dumpRequest])
+            preconditionFailure("ArgumentParser parsed \(dumpRequest) for \(command) instead of answering it")
+        } catch {
+            json = command.fullMessage(for: error)
+        }
+        do {
+            return try JSONDecoder().decode(ToolInfo.self, from: Data(json.utf8))
         } catch {
             preconditionFailure("ArgumentParser's JSON help of \(command) could not be decoded: \(error)")
         }
     }
+
+    /// The documented request for a command's JSON help, which ArgumentParser answers before parsing anything else.
+    static let dumpRequest = "--experimental-dump-help"
 
     /// The names never taken from a file: help, version, and the file's own option.
     static let reservedKeys: Set<String> = ["help", "version", ConfigFileOption.longName]
 
     public func option(forKey key: String) -> Option? {
         options.first { $0.key == key }
+    }
+
+    /// The long names `help` (ArgumentParser's `--help` text) shows that are no key of `options`
+    /// and not reserved: options the JSON help missed. The check is independent of the JSON, so a
+    /// change in either is caught by the shipped files' tests.
+    public static func unreadable(by options: CommandOptions, help: String) -> [String] {
+        // An option's own line starts with two spaces and its names, up to the next two spaces;
+        // names in the prose after (another command's `--role`) are not this command's.
+        let shown = Set(help.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap { line in
+            let names = line.dropFirst(2).split(separator: "  ", maxSplits: 1).first ?? ""
+            return names.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.1) }
+        })
+        let keys = Set(options.options.map(\.key))
+        return shown.subtracting(keys).subtracting(reservedKeys).subtracting([dumpRequest.dropFirst(2)].map(String.init)).sorted()
     }
 
     /// The other half of an on/off pair (`no-x` for `x`, `x` for `no-x`), if the command has one.
@@ -79,9 +114,15 @@ extension CommandOptions.Option {
 }
 
 /// The parts of ArgumentParser's `ToolInfoV0` this reads.
-private struct ToolInfo: Decodable {
+struct ToolInfo: Decodable {
     struct Command: Decodable {
-        var arguments: [ArgumentInfo]?
+        var commandName: String
+        var aliases: [String]?
+        var subcommands: [Command]?
+        fileprivate var arguments: [ArgumentInfo]?
+
+        /// Every name the command answers to.
+        var names: [String] { [commandName] + (aliases ?? []) }
     }
 
     var command: Command

@@ -8,14 +8,16 @@ public struct ConfigArguments: Sendable {
     struct Applied: Sendable {
         let setting: ConfigSetting
         let option: CommandOptions.Option
-        /// Every spelling of the option and of its `no-` twin, which the command's errors may name.
-        let spellings: [String]
+        /// What the setting became on the command line.
+        let words: [String]
     }
 
     public let path: String
     /// The words for every setting the command line does not give itself, in file order.
     public let words: [String]
     let applied: [Applied]
+    /// Where ``words`` go in the program's arguments (after a subcommand's name, if any).
+    var start = 0
 
     /// Checks every setting against `options` and turns it into words.
     ///
@@ -40,21 +42,35 @@ public struct ConfigArguments: Sendable {
             }
             let twin = options.twin(of: option)
             guard !given.contains(option.key), !given.contains(twin?.key ?? option.key) else { continue }
-            words += try Self.words(for: setting, option: option, twin: twin, path: file.path)
-            applied.append(Applied(setting: setting, option: option, spellings: option.spellings + (twin?.spellings ?? [])))
+            let settingWords = try Self.words(for: setting, option: option, twin: twin, path: file.path)
+            words += settingWords
+            applied.append(Applied(setting: setting, option: option, words: settingWords))
         }
         self.path = file.path
         self.words = words
         self.applied = applied
     }
 
-    /// The file's setting that an error message of the command names, as an error that says where it is.
+    /// The file's setting to blame for the error that parsing `arguments` (``words`` put in at
+    /// ``start``) gives, as an error that says where it is.
     ///
-    /// ArgumentParser's errors and the commands' `validate()` name the option they refuse
-    /// (`'--port <port>'`, `--batch-size must be…`); nil when the message names no option from the file.
-    public func blame(_ message: String) -> ConfigFileError? {
-        guard let culprit = applied.first(where: { entry in entry.spellings.contains { message.containsWord($0) } }) else { return nil }
-        return .invalidSetting(path: path, key: culprit.setting.key, line: culprit.setting.line, reason: message)
+    /// Found by parsing again without each setting in turn, never by reading the message: the
+    /// first setting without which the arguments parse, else the first without which the error
+    /// is a different one (with two bad settings, the command reports the earlier one).
+    ///
+    /// - Parameter failure: the message of the error parsing some arguments gives; nil when they parse.
+    /// - Returns: nil when `arguments` parse, or when no setting of the file changes the error (a
+    ///   mistake on the command line stays the command line's).
+    public func blame(_ arguments: [String], failure: ([String]) -> String?) -> ConfigFileError? {
+        guard let message = failure(arguments) else { return nil }
+        let withouts = applied.indices.map { skipped in
+            var without = arguments
+            let others = applied.indices.filter { $0 != skipped }.flatMap { applied[$0].words }
+            without.replaceSubrange(start..<(start + words.count), with: others)
+            return (applied[skipped].setting, failure(without))
+        }
+        guard let culprit = withouts.first(where: { $0.1 == nil }) ?? withouts.first(where: { $0.1 != message }) else { return nil }
+        return .invalidSetting(path: path, key: culprit.0.key, line: culprit.0.line, reason: message)
     }
 
     private static func words(
@@ -116,17 +132,4 @@ func editDistance(_ a: String, _ b: String) -> Int {
         previous = current
     }
     return previous[b.count]
-}
-
-extension String {
-    /// Whether `word` occurs here with no name character (letter, digit, dash) right after it.
-    fileprivate func containsWord(_ word: String) -> Bool {
-        var searchStart = startIndex
-        while let found = range(of: word, range: searchStart..<endIndex) {
-            guard let next = self[found.upperBound...].first else { return true }
-            if !(next.isLetter || next.isNumber || next == "-") { return true }
-            searchStart = found.upperBound
-        }
-        return false
-    }
 }

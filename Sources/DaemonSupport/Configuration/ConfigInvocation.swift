@@ -36,12 +36,17 @@ struct ConfigInvocation {
         return nil
     }
 
+    /// The names of `command`'s subcommands, from its JSON help (ArgumentParser's own `help` left out).
     private static func subcommandNames(of command: any ParsableCommand.Type) -> Set<String> {
-        Set(command.configuration.subcommands.flatMap(names))
+        Set((info(of: command).subcommands ?? []).flatMap(\.names)).subtracting(["help"])
     }
 
     private static func names(of command: any ParsableCommand.Type) -> [String] {
-        [command._commandName] + command.configuration.aliases
+        info(of: command).names
+    }
+
+    private static func info(of command: any ParsableCommand.Type) -> ToolInfo.Command {
+        CommandOptions.helpJSON(of: command) { _ = try command.parseAsRoot($0) }.command
     }
 
     private static func same(_ a: any ParsableCommand.Type, _ b: any ParsableCommand.Type) -> Bool {

@@ -89,6 +89,24 @@ extension ConfigTemplate {
         let template = ConfigTemplate(path: path, text: try String(contentsOfFile: path, encoding: .utf8))
         let options = CommandOptions(command)
         var problems = template.problems(against: options)
+        for name in CommandOptions.unreadable(by: options, help: command.helpMessage(includeHidden: true, columns: 1_000)) {
+            problems.append("--\(name) is in \(command)'s --help but no setting of a file can give it")
+        }
+        // Each setting alone, as the file shows it: it must reach the command as its option's words.
+        for line in template.everySettingOn.split(separator: "\n") {
+            do {
+                let arguments = try ConfigArguments(file: ConfigFile(path: path, text: String(line)), options: options, commandLine: [])
+                guard let applied = arguments.applied.first else { continue }
+                let names = [applied.option] + (options.twin(of: applied.option).map { [$0] } ?? [])
+                let reaches = arguments.words.allSatisfy { word in names.contains { word.hasPrefix("--" + $0.key) } }
+                if !reaches || (arguments.words.isEmpty && options.twin(of: applied.option) != nil) {
+                    problems.append("\(path): '\(line)' does not reach --\(applied.option.key)")
+                }
+                _ = try command.parse(arguments.words)
+            } catch {
+                problems.append("\(path): '\(line)' alone: \(command.message(for: error))")
+            }
+        }
         for (name, text) in [("as shipped", template.text), ("with every setting switched on", template.everySettingOn)] {
             do {
                 let words = try ConfigArguments(file: ConfigFile(path: path, text: text), options: options, commandLine: []).words

@@ -15,9 +15,10 @@ extension ParsableCommand {
         guard let invocation = ConfigInvocation(arguments: arguments, root: self, configured: configured),
               let path = invocation.configPath
         else { return (arguments, nil) }
-        let file = try ConfigArguments(
+        var file = try ConfigArguments(
             file: ConfigFile.load(path: path), options: CommandOptions(configured), commandLine: Array(invocation.words)
         )
+        file.start = invocation.start
         var expanded = arguments
         expanded.insert(contentsOf: file.words, at: invocation.start)
         return (expanded, file)
@@ -42,7 +43,9 @@ extension AsyncParsableCommand {
         do {
             command = try await asyncParseAsRoot(arguments)
         } catch {
-            guard exitCode(for: error) != .success, let blamed = file?.blame(message(for: error)) else { exit(withError: error) }
+            guard exitCode(for: error) != .success, let blamed = file?.blame(arguments, failure: parseFailure) else {
+                exit(withError: error)
+            }
             exit(withError: blamed)
         }
         do {
@@ -53,6 +56,18 @@ extension AsyncParsableCommand {
             }
         } catch {
             exit(withError: error)
+        }
+    }
+}
+
+extension ParsableCommand {
+    /// The message of the error parsing `arguments` as this root command gives; nil when they parse.
+    public static func parseFailure(_ arguments: [String]) -> String? {
+        do {
+            _ = try parseAsRoot(arguments)
+            return nil
+        } catch {
+            return message(for: error)
         }
     }
 }

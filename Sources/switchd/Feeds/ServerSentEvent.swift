@@ -1,26 +1,17 @@
-import Foundation
 import Hummingbird
+import ScanContract
 
-/// One `text/event-stream` frame (WHATWG HTML, "Server-sent events").
-struct ServerSentEvent {
-    var id: String?
-    var event: String?
-    /// Written as one `data:` line per line of text.
-    var data: String
-
+/// How switchd writes the contract's ``ServerSentEvent`` into an HTTP response.
+extension ServerSentEvent {
+    /// The event as one `text/event-stream` frame.
+    ///
+    /// - Throws: ``ServerSentEvent/EncodingError`` when `id` or `event` holds a line break.
     var frame: ByteBuffer {
-        var text = ""
-        if let id { text += "id: \(id)\n" }
-        if let event { text += "event: \(event)\n" }
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
-            text += "data: \(line)\n"
-        }
-        text += "\n"
-        return ByteBuffer(string: text)
+        get throws { ByteBuffer(string: try encoded()) }
     }
 
-    /// A comment line; clients ignore it, proxies see traffic.
-    static let keepAlive = ByteBuffer(string: ": keep-alive\n\n")
+    /// A comment; clients ignore it, proxies see traffic.
+    static let keepAlive = ByteBuffer(string: comment("keep-alive"))
 
     /// How often an idle stream sends ``keepAlive``.
     static let keepAliveInterval = Duration.seconds(15)

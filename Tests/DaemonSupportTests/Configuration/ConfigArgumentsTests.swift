@@ -119,6 +119,19 @@ struct ConfigArgumentsTests {
         ))
     }
 
+    @Test("of two bad settings the one the command reports is blamed, whatever its message says")
+    func twoBadSettings() throws {
+        let fixture = try ConfigFixture("host = \"::\"\nspeed = \"fast\"\nport = \"eighty\"\n")
+        let (expanded, file) = try SampleDaemon.arguments(["--config", fixture.path], configuring: SampleDaemon.self)
+        let blamed = try #require(blame(expanded, file))
+        guard case .invalidSetting(_, let key, let line, let reason) = blamed else {
+            Issue.record("expected invalidSetting, got \(blamed)")
+            return
+        }
+        #expect(reason == SampleDaemon.parseFailure(expanded))
+        #expect((key, line) == (reason.contains("fast") ? ("speed", 2) : ("port", 3)))
+    }
+
     @Test("a bad value given on the command line is not blamed on the file")
     func commandLineErrorsStayTheirs() throws {
         let fixture = try ConfigFixture("host = \"::\"\nport = 9000\n")
@@ -136,11 +149,6 @@ struct ConfigArgumentsTests {
 
     /// The file's setting blamed for the error parsing `arguments` gives; nil when parsing succeeds.
     private func blame(_ arguments: [String], _ file: ConfigArguments?) -> ConfigFileError? {
-        do {
-            _ = try SampleDaemon.parse(arguments)
-            return nil
-        } catch {
-            return file?.blame(SampleDaemon.message(for: error))
-        }
+        file?.blame(arguments, failure: SampleDaemon.parseFailure)
     }
 }

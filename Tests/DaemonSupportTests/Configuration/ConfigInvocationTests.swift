@@ -40,4 +40,12 @@ struct ConfigInvocationTests {
         #expect(options.option(forKey: "no-follow")?.kind == .flag)
         #expect(options.option(forKey: "tag")?.isRepeating == true)
     }
+
+    @Test("every option --help shows is a key; one it shows that the list lacks is reported")
+    func optionsAgreeWithHelp() {
+        let options = CommandOptions(SampleDaemon.self)
+        let help = SampleDaemon.helpMessage(includeHidden: true, columns: 1_000)
+        #expect(CommandOptions.unreadable(by: options, help: help) == [])
+        #expect(CommandOptions.unreadable(by: options, help: help + "\n  --brand-new <x>  Unlike --other-tool's --flag.") == ["brand-new"])
+    }
 }

@@ -1,13 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-
-/// One server-sent event as a client sees it.
-struct ReceivedEvent: Equatable, Sendable {
-    var id: String?
-    var event: String?
-    var data: String
-}
+import ScanContract
 
 /// A bare HTTP/1.1 client for `text/event-stream` responses: sends one GET and reads events as
 /// the chunks arrive, so tests see what a live subscriber sees (the test clients of
@@ -47,7 +41,7 @@ struct EventReader {
     mutating func next() async throws -> StreamPart? {
         while ready.isEmpty {
             guard let buffer = try await iterator.next() else { return nil }
-            ready += parser.feed(String(buffer: buffer))
+            ready += parser.feed(Array(buffer.readableBytesView))
         }
         return ready.removeFirst()
     }
@@ -61,7 +55,7 @@ struct EventReader {
     }
 
     /// The next event, skipping comments.
-    mutating func nextEvent() async throws -> ReceivedEvent? {
+    mutating func nextEvent() async throws -> ServerSentEvent? {
         while let part = try await next() {
             if case .event(let event) = part { return event }
         }
@@ -71,57 +65,40 @@ struct EventReader {
 
 enum StreamPart: Equatable, Sendable {
     case status(Int)
-    case event(ReceivedEvent)
+    case event(ServerSentEvent)
     case comment(String)
 }
 
-/// Undoes HTTP/1.1 chunked transfer coding and splits the body into event-stream frames.
+/// Undoes HTTP/1.1 chunked transfer coding and reads the body with the contract's event parser.
 struct ChunkedEventParser {
-    private var pending = ""
-    private var body = ""
+    private var pending: [UInt8] = []
     private var sawHead = false
+    private var events = ServerSentEventParser()
 
-    mutating func feed(_ text: String) -> [StreamPart] {
-        pending += text
+    mutating func feed(_ bytes: [UInt8]) -> [StreamPart] {
+        pending += bytes
         var parts: [StreamPart] = []
+        let crlf = Array("\r\n".utf8)
         if !sawHead {
-            guard let end = pending.range(of: "\r\n\r\n") else { return [] }
-            let head = pending[..<end.lowerBound]
-            let statusLine = head.split(separator: "\r\n").first ?? ""
+            guard let end = pending.firstRange(of: crlf + crlf) else { return [] }
+            let statusLine = String(decoding: pending[..<(pending.firstRange(of: crlf)?.lowerBound ?? end.lowerBound)], as: UTF8.self)
             let code = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             parts.append(.status(code))
-            pending = String(pending[end.upperBound...])
+            pending.removeSubrange(..<end.upperBound)
             sawHead = true
         }
         // Chunks: hex size CRLF data CRLF.
-        while let lineEnd = pending.range(of: "\r\n") {
-            guard let size = Int(pending[..<lineEnd.lowerBound], radix: 16) else { break }
-            let dataStart = lineEnd.upperBound
-            guard pending.utf8.count >= pending.utf8.distance(from: pending.startIndex, to: dataStart) + size + 2 else { break }
-            let dataEnd = pending.utf8.index(dataStart, offsetBy: size)
-            body += pending[dataStart..<dataEnd]
-            pending = String(pending[pending.utf8.index(dataEnd, offsetBy: 2)...])
-        }
-        while let frameEnd = body.range(of: "\n\n") {
-            let frame = body[..<frameEnd.lowerBound]
-            body = String(body[frameEnd.upperBound...])
-            var event = ReceivedEvent(id: nil, event: nil, data: "")
-            var dataLines: [Substring] = []
-            for line in frame.split(separator: "\n") {
-                if line.hasPrefix(":") {
-                    parts.append(.comment(String(line.dropFirst()).trimmingCharacters(in: .whitespaces)))
-                } else if line.hasPrefix("id: ") {
-                    event.id = String(line.dropFirst(4))
-                } else if line.hasPrefix("event: ") {
-                    event.event = String(line.dropFirst(7))
-                } else if line.hasPrefix("data: ") {
-                    dataLines.append(line.dropFirst(6))
+        while let lineEnd = pending.firstRange(of: crlf),
+              let size = Int(String(decoding: pending[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
+              pending.count >= lineEnd.upperBound + size + 2 {
+            let chunk = pending[lineEnd.upperBound..<(lineEnd.upperBound + size)]
+            for item in events.parse(chunk) {
+                switch item {
+                case .event(let event): parts.append(.event(event))
+                case .comment(let text): parts.append(.comment(text))
                 }
             }
-            if !dataLines.isEmpty {
-                event.data = dataLines.joined(separator: "\n")
-                parts.append(.event(event))
-            }
+            pending.removeSubrange(..<(lineEnd.upperBound + size + 2))
         }
         return parts
     }

@@ -103,17 +103,13 @@ export class Api {
         onState('live');
         pause = 500;
         if (onOpen) onOpen();
+        // TextDecoderStream drops a leading BOM, as the event-stream format asks.
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
+        const parse = eventStreamParser();
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          buffer += value;
-          const frames = buffer.split(/\r?\n\r?\n/);
-          buffer = frames.pop();
-          for (const frame of frames) {
-            const event = parseFrame(frame);
-            if (event === null) continue;
+          for (const event of parse(value)) {
             if (event.id !== null) lastEventId = event.id;
             onEvent(event);
           }
@@ -129,23 +125,53 @@ export class Api {
   }
 }
 
-/** One event-stream frame as the EventSource specification reads it; null for comments only. */
-export function parseFrame(frame) {
-  let id = null;
-  let event = 'message';
-  const data = [];
-  for (const line of frame.split(/\r?\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
+/**
+ * The one event-stream reader of the admin page, by the rules EventSource follows (WHATWG HTML,
+ * "Server-sent events"): CRLF, LF and CR end a line; a blank line dispatches the event built so
+ * far if it has a data line; `:` starts a comment; data lines join with LF; the last id stays for
+ * later events. Returns a function that takes the next decoded piece of the stream, cut anywhere,
+ * and returns the events it completed; an event the stream ends before its blank line is dropped.
+ *
+ * @returns {(text: string) => {id: string|null, event: string, data: string}[]}
+ */
+export function eventStreamParser() {
+  let line = '';
+  let afterCR = false;
+  let lastId = '';
+  let type = '';
+  let data = null;
+  const endLine = (events) => {
+    if (line === '') {
+      if (data !== null) events.push({ id: lastId === '' ? null : lastId, event: type || 'message', data: data.join('\n') });
+      type = '';
+      data = null;
+      return;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'id') id = value;
-    else if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  if (data.length === 0) return null;
-  return { id, event, data: data.join('\n') };
+    if (field === 'event') type = value;
+    else if (field === 'data') (data ??= []).push(value);
+    else if (field === 'id' && !value.includes('\0')) lastId = value;
+    line = '';
+  };
+  return (text) => {
+    const events = [];
+    for (const char of text) {
+      if (afterCR && char === '\n') {
+        afterCR = false;
+        continue;
+      }
+      afterCR = char === '\r';
+      if (char === '\r' || char === '\n') {
+        endLine(events);
+      } else {
+        line += char;
+      }
+    }
+    return events;
+  };
 }
 
 function sleep(ms, signal) {
