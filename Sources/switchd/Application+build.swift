@@ -25,9 +25,14 @@ func buildApplication(
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
     let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics)
+    let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
+        server: .switchd(table: connections, idleTimeout: settings.idleTimeout),
+        configuration: .init(
+            address: .hostname(settings.host, port: settings.port), serverName: "switchd",
+            availableConnectionsDelegate: ConnectionLimit(table: connections)
+        ),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? settings.port
             notifyReady(systemd, status: "listening on \(settings.host):\(port)", logger: logger)

@@ -21,6 +21,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder of the admin page served at /admin/. (default: ../share/floorscan/admin beside the executable, else the source tree's share/admin)")
     var adminDir: String?
     @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
+    @Option(help: ArgumentHelp(
+        "Most connections open at once.",
+        discussion: "At the limit the connection idle longest is closed to make room. Lowered at start to fit the open-file limit."
+    ))
+    var maxConnections = Settings.defaultMaxConnections
+    @Option(help: "Seconds a connection may stay open with no request in progress (long-polls and live feeds are requests in progress).")
+    var idleTimeout = Settings.defaultIdleTimeoutSeconds
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: ArgumentHelp(
         "A file holding the admin bearer token to accept (stored as an admin token if new).",
@@ -34,15 +41,24 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ArgumentParser.ValidationError("\(error)")
         }
+        guard maxConnections > 0 else {
+            throw ArgumentParser.ValidationError("--max-connections must be at least 1, got \(maxConnections)")
+        }
+        guard idleTimeout > 0, idleTimeout.isFinite else {
+            throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
+        }
     }
 
     func run() async throws {
-        let settings = Settings(
+        var configured = Settings(
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
             walkingSpeed: walkingSpeed, logLevel: logLevel
         )
-        DaemonLogging.bootstrap(level: settings.logLevel)
+        DaemonLogging.bootstrap(level: configured.logLevel)
         let logger = Logger(label: "switchd")
+        configured.maxConnections = DescriptorLimit.current().connectionLimit(requested: maxConnections, logger: logger)
+        configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
+        let settings = configured
         let metrics = SwitchdMetrics()
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
