@@ -60,7 +60,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes, behind the metrics, error, body-limit and auth middleware. A route
+/// Every controller's routes, behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
@@ -68,6 +68,7 @@ func buildRouter(
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
+    router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     // Before anything that asks for a token: the page itself is public, its API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
