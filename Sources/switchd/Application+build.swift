@@ -10,6 +10,7 @@ import Scan
 ///
 /// - Parameters:
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
+///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
@@ -19,12 +20,15 @@ func buildApplication(
     logger: Logger,
     adminFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(),
+    authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     systemd: SystemdNotifier = .disabled,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
-    let router = buildRouter(settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics)
+    let router = buildRouter(
+        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics, authThrottle: authThrottle
+    )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
@@ -64,7 +68,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
-    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard
+    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -74,7 +78,9 @@ func buildRouter(
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     // Router middleware runs once the route is matched, and only for routes added after it.
-    router.add(middleware: AuthMiddleware(authenticator: TokenAuthenticator(database: database), policy: policy))
+    router.add(middleware: AuthMiddleware(
+        authenticator: TokenAuthenticator(database: database), policy: policy, throttle: authThrottle, metrics: metrics
+    ))
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
