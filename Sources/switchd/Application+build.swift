@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOSSL
 import Scan
 
 /// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
@@ -12,6 +13,7 @@ import Scan
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
 ///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
+///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -23,6 +25,7 @@ func buildApplication(
     authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     systemd: SystemdNotifier = .disabled,
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    tls: NIOSSLContext? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
@@ -32,7 +35,7 @@ func buildApplication(
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
-        server: .switchd(table: connections, idleTimeout: settings.idleTimeout),
+        server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: tls),
         configuration: .init(
             address: .hostname(settings.host, port: settings.port), serverName: "switchd",
             availableConnectionsDelegate: ConnectionLimit(table: connections)

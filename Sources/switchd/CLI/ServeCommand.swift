@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections = Settings.defaultMaxConnections
     @Option(help: "Seconds a connection may stay open with no request in progress (long-polls and live feeds are requests in progress).")
     var idleTimeout = Settings.defaultIdleTimeoutSeconds
+    @Option(help: "PEM certificate chain to serve HTTPS with (needs --tls-key); without it switchd serves plain HTTP.")
+    var tlsCertificate: String?
+    @Option(help: "PEM private key of --tls-certificate.")
+    var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: ArgumentHelp(
         "A file holding the admin bearer token to accept (stored as an admin token if new).",
@@ -40,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
             try RouteRequest.validateWalkingSpeed(walkingSpeed, field: "--walking-speed")
         } catch {
             throw ArgumentParser.ValidationError("\(error)")
+        }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ArgumentParser.ValidationError("--tls-certificate and --tls-key go together: give both for HTTPS, neither for HTTP")
         }
         guard maxConnections > 0 else {
             throw ArgumentParser.ValidationError("--max-connections must be at least 1, got \(maxConnections)")
@@ -59,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         configured.maxConnections = DescriptorLimit.current().connectionLimit(requested: maxConnections, logger: logger)
         configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
         let settings = configured
+        // Unusable files stop switchd before it listens, naming the file.
+        let tls = try tlsFiles?.makeContext()
         let metrics = SwitchdMetrics()
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
@@ -74,9 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let adminFiles = try loadAdminFiles(logger: logger)
         let app = buildApplication(
-            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd
+            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd, tls: tls
         ) { port in
-            print("switchd listening on http://\(settings.host):\(port)")
+            print("switchd listening on \(tls == nil ? "http" : "https")://\(settings.host):\(port)")
             fflush(nil)
         }
         try await app.runService()
@@ -84,6 +93,12 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// `--tls-certificate` and `--tls-key`, when given (``validate()`` makes sure both are).
+    var tlsFiles: TLSFiles? {
+        guard let tlsCertificate, let tlsKey else { return nil }
+        return TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
+    }
+
     /// The admin page's files: from `--admin-dir` (a bad folder stops switchd), else from the
     /// first folder ``AdminDirectory/search(executable:)`` finds; none found leaves
     /// the page out, with a warning.
