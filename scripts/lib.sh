@@ -4,7 +4,7 @@
 floorscan_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # The Debian packages the build and the scripts need (C libraries as -dev packages).
-floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq systemd)
+floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq systemd)
 
 floorscan_install_deps() {
     local missing=()

@@ -11,8 +11,16 @@ public struct CommandResult: Sendable {
 ///
 /// - Throws: ``HarnessError`` when the executable is missing or cannot be started.
 public func runToEnd(_ executable: String, _ arguments: [String]) async throws -> CommandResult {
+    try await runToEnd(at: try Binaries.url(executable), arguments)
+}
+
+/// Runs the program at `url` (a system tool such as `/usr/bin/openssl`) to its end.
+///
+/// - Throws: ``HarnessError`` when it cannot be started.
+public func runToEnd(at url: URL, _ arguments: [String]) async throws -> CommandResult {
+    let executable = url.lastPathComponent
     let process = Process()
-    process.executableURL = try Binaries.url(executable)
+    process.executableURL = url
     process.arguments = arguments
     let output = Pipe()
     let errors = Pipe()

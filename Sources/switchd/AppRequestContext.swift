@@ -10,9 +10,13 @@ struct AppRequestContext: RequestContext {
     var maxUploadSize: Int
     /// Who the request's bearer token names; set by ``AuthMiddleware``, nil on open routes.
     var principal: Principal?
+    /// The peer's IP address, what failed authentications are throttled by; "unknown" when the
+    /// channel has none (in-process tests).
+    let clientAddress: String
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         maxUploadSize = Settings.defaultMaxBodyBytes
     }
 

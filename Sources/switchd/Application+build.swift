@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOSSL
 import ScanContract
 import SwitchdStore
 
@@ -11,8 +12,10 @@ import SwitchdStore
 ///
 /// - Parameters:
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
+///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
 ///   - clock: the long-polls, the switch deadlines and the watchdog pings wait on it.
+///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -21,18 +24,26 @@ func buildApplication(
     logger: Logger,
     adminFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(),
+    authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     systemd: SystemdNotifier = .disabled,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     clock: any Clock<Duration> = ContinuousClock(),
+    tls: NIOSSLContext? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
     let router = buildRouter(
-        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics, clock: clock
+        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics,
+        authThrottle: authThrottle, clock: clock
     )
+    let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "switchd"),
+        server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: tls),
+        configuration: .init(
+            address: .hostname(settings.host, port: settings.port), serverName: "switchd",
+            availableConnectionsDelegate: ConnectionLimit(table: connections)
+        ),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? settings.port
             notifyReady(systemd, status: "listening on \(settings.host):\(port)", logger: logger)
@@ -60,20 +71,24 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes, behind the metrics, error, body-limit and auth middleware. A route
+/// Every controller's routes, behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
-    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, clock: any Clock<Duration> = ContinuousClock()
+    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
+    clock: any Clock<Duration> = ContinuousClock()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
+    router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     // Before anything that asks for a token: the page itself is public, its API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     // Router middleware runs once the route is matched, and only for routes added after it.
-    router.add(middleware: AuthMiddleware(authenticator: TokenAuthenticator(database: database), policy: policy))
+    router.add(middleware: AuthMiddleware(
+        authenticator: TokenAuthenticator(database: database), policy: policy, throttle: authThrottle, metrics: metrics
+    ))
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)

@@ -11,6 +11,10 @@ struct Settings: Sendable {
     static let defaultMaxPlanBytes = 8 * 1024 * 1024
     /// Metres per second a route's ETA assumes when the request does not say.
     static let defaultWalkingSpeed = 1.4
+    /// Open connections allowed at once; kept below the descriptor limit (``DescriptorLimit``).
+    static let defaultMaxConnections = 1000
+    /// Seconds a connection may sit with no request in progress before it is closed.
+    static let defaultIdleTimeoutSeconds = 60.0
 
     var host: String = defaultHost
     /// 0 picks a free port; the bound one is reported through `onServerRunning`.
@@ -19,5 +23,9 @@ struct Settings: Sendable {
     var maxBodyBytes: Int = defaultMaxBodyBytes
     var maxPlanBytes: Int = defaultMaxPlanBytes
     var walkingSpeed: Double = defaultWalkingSpeed
+    var maxConnections: Int = defaultMaxConnections
+    /// How long a connection with no request in progress stays open (a long-poll or a live feed
+    /// is a request in progress).
+    var idleTimeout: Duration = .seconds(defaultIdleTimeoutSeconds)
     var logLevel: Logger.Level = .info
 }

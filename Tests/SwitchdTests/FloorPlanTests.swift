@@ -45,6 +45,30 @@ import Testing
         }
     }
 
+    /// Bytes with `<svg` near their start that are no SVG document: each is refused 415 and the
+    /// plan stored before stays.
+    static let notSVG: [String] = [
+        #"<!DOCTYPE html><html><head><title>x</title></head><body><svg xmlns="http://www.w3.org/2000/svg"/><p>hi<br></body></html>"#,
+        #"<html xmlns="http://www.w3.org/1999/xhtml"><body><svg xmlns="http://www.w3.org/2000/svg"/></body></html>"#,
+        #"<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>"#,
+        #"<svg><rect/></svg>"#,
+        #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>"#,
+    ]
+
+    @Test(arguments: notSVG)
+    func textWithSVGInsideThatIsNoSVGDocumentIs415(_ text: String) async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let floor = try await client.expect(.created, .post, "/v1/floors", json: NewFloor(name: "Ground"), as: Floor.self)
+            #expect(try await put(client, floor: floor.id, Self.png).status == .ok)
+            let response = try await put(client, floor: floor.id, Array(text.utf8), claiming: "image/svg+xml")
+            #expect(response.status == .unsupportedMediaType)
+            let error = try errorBody(response)
+            #expect(error.code == "unsupported_media_type")
+            #expect(error.message.contains("SVG"), "\(error.message)")
+            #expect(try await client.get("/v1/floors/\(floor.id)/plan").headers[.contentType] == "image/png", "the stored plan stays")
+        }
+    }
+
     @Test func whatIsNoImageIs415AndNothingIsStored() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let floor = try await client.expect(.created, .post, "/v1/floors", json: NewFloor(name: "Ground"), as: Floor.self)

@@ -141,6 +141,11 @@ public struct ClearedRoom: Codable, Hashable, Sendable {
 
 public let maxNameLength = 200
 
+/// A name must hold something besides white space, at most ``maxNameLength`` characters, and no
+/// control characters (Unicode category Cc: tabs, newlines, escape, DEL, C1 controls), which
+/// would break log lines, exports and the admin page's layout.
+///
+/// - Throws: ``ValidationError`` naming `field` and the first offending character's position.
 func validateName(_ name: String, field: String) throws(ValidationError) {
     let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else {
@@ -148,5 +153,11 @@ func validateName(_ name: String, field: String) throws(ValidationError) {
     }
     guard name.count <= maxNameLength else {
         throw ValidationError(field: field, reason: "must be at most \(maxNameLength) characters, got \(name.count)")
+    }
+    if let offset = name.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) {
+        let scalar = name.unicodeScalars[offset]
+        let position = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
+        let code = String(format: "U+%04X", scalar.value)
+        throw ValidationError(field: field, reason: "must not contain control characters; found \(code) at position \(position)")
     }
 }

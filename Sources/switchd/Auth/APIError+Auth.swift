@@ -19,3 +19,24 @@ extension APIError {
         forbidden("this scanner token speaks for scanner \(principal.scannerID.map { "\($0)" } ?? "(none)"), not \(APIError.echo(scanner))")
     }
 }
+
+extension APIError {
+    /// 429 `too_many_requests` with `Retry-After` in whole seconds (RFC 9110 §10.2.3), for an
+    /// address that failed to authenticate too often.
+    static func tooManyFailedAuthentications(retryAfter wait: Duration) -> APIError {
+        let seconds = wait.wholeSecondsRoundedUp
+        return APIError(
+            .tooManyRequests, code: "too_many_requests",
+            message: "too many failed authentications from this address; try again in \(seconds) s",
+            headers: [.retryAfter: String(seconds)]
+        )
+    }
+}
+
+extension Duration {
+    /// At least 1: a `Retry-After` of 0 would invite an immediate retry.
+    var wholeSecondsRoundedUp: Int64 {
+        let (seconds, attoseconds) = components
+        return max(1, attoseconds > 0 ? seconds + 1 : seconds)
+    }
+}

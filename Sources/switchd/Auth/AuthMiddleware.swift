@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import ScanContract
 
 /// Checks every routed request against ``RoutePolicy``: the bearer token must name an active
@@ -9,16 +10,28 @@ import ScanContract
 /// `WWW-Authenticate: Bearer` when the token is missing, malformed, unknown or revoked, and 403
 /// when the role may not call the route. On success the ``Principal`` is on the context for the
 /// controllers. Tokens are never logged: only the token's ID and role are.
+///
+/// A presented token that is malformed, unknown or revoked is a failed authentication: logged
+/// (address, reason, path; never the token), counted in `switchd_auth_failures_total`, and
+/// counted against the client's address by ``FailedAuthThrottle``. An address over its limit
+/// gets 429 `too_many_requests` with `Retry-After` on every route that needs a token, before
+/// any token is looked at, until its window ends.
 struct AuthMiddleware: RouterMiddleware {
     let authenticator: TokenAuthenticator
     let policy: RoutePolicy
+    let throttle: FailedAuthThrottle
+    let metrics: SwitchdMetrics
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         let rule = policy.rule(for: request.method, path: context.endpointPath)
         if rule.isOpen {
             return try await next(request, context)
         }
-        let principal = try await authenticate(request)
+        if let wait = throttle.retryAfter(for: context.clientAddress) {
+            metrics.authThrottled.increment()
+            throw APIError.tooManyFailedAuthentications(retryAfter: wait)
+        }
+        let principal = try await authenticate(request, context: context)
         guard rule.allows(principal, pathScanner: context.parameters.get("id")) else {
             context.logger.debug("Request refused: role not allowed", metadata: [
                 "token": "\(principal.tokenID)", "role": "\(principal.role.rawValue)", "path": "\(request.uri.path)",
@@ -35,17 +48,34 @@ struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request) async throws -> Principal {
+    private func authenticate(_ request: Request, context: AppRequestContext) async throws -> Principal {
         let headers = request.headers[values: .authorization]
         guard let header = headers.first else {
             throw APIError.unauthorized("this needs a bearer token: send Authorization: Bearer <token>", invalidToken: false)
         }
         guard headers.count == 1, let token = BearerToken(authorization: header) else {
+            recordFailure(reason: "malformed", request: request, context: context)
             throw APIError.unauthorized("the Authorization header must be one Bearer <token>", invalidToken: true)
         }
         guard let principal = try await authenticator.principal(for: token) else {
+            recordFailure(reason: "unknown_token", request: request, context: context)
             throw APIError.unauthorized("the bearer token is unknown or revoked", invalidToken: true)
         }
         return principal
+    }
+
+    /// Logs and counts a failed authentication; the token itself is never logged. One line per
+    /// failure until the address is throttled, then none while it is.
+    private func recordFailure(reason: String, request: Request, context: AppRequestContext) {
+        metrics.recordAuthFailure(reason: reason)
+        let metadata: Logger.Metadata = ["address": "\(context.clientAddress)", "reason": "\(reason)", "path": "\(request.uri.path)"]
+        switch throttle.recordFailure(from: context.clientAddress) {
+        case .counted(let failures):
+            context.logger.warning("Authentication failed", metadata: metadata.merging(["failures": "\(failures)"]) { $1 })
+        case .throttled(let wait):
+            context.logger.warning("Authentication failed too often: address throttled", metadata: metadata.merging([
+                "failures": "\(throttle.policy.maxFailures)", "retryAfterSeconds": "\(wait.wholeSecondsRoundedUp)",
+            ]) { $1 })
+        }
     }
 }

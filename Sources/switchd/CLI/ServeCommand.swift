@@ -27,6 +27,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder of the admin page served at /admin/. (default: ../share/floorscan/admin beside the executable, else the source tree's share/admin)")
     var adminDir: String?
     @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
+    @Option(help: ArgumentHelp(
+        "Most connections open at once.",
+        discussion: "At the limit the connection idle longest is closed to make room. Lowered at start to fit the open-file limit."
+    ))
+    var maxConnections = Settings.defaultMaxConnections
+    @Option(help: "Seconds a connection may stay open with no request in progress (long-polls and live feeds are requests in progress).")
+    var idleTimeout = Settings.defaultIdleTimeoutSeconds
+    @Option(help: "PEM certificate chain to serve HTTPS with (needs --tls-key); without it switchd serves plain HTTP.")
+    var tlsCertificate: String?
+    @Option(help: "PEM private key of --tls-certificate.")
+    var tlsKey: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: ArgumentHelp(
         "A file holding the admin bearer token to accept (stored as an admin token if new).",
@@ -40,15 +51,29 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ArgumentParser.ValidationError("\(error)")
         }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ArgumentParser.ValidationError("--tls-certificate and --tls-key go together: give both for HTTPS, neither for HTTP")
+        }
+        guard maxConnections > 0 else {
+            throw ArgumentParser.ValidationError("--max-connections must be at least 1, got \(maxConnections)")
+        }
+        guard idleTimeout > 0, idleTimeout.isFinite else {
+            throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
+        }
     }
 
     func run() async throws {
-        let settings = Settings(
+        var configured = Settings(
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
             walkingSpeed: walkingSpeed, logLevel: logLevel
         )
-        DaemonLogging.bootstrap(level: settings.logLevel)
+        DaemonLogging.bootstrap(level: configured.logLevel)
         let logger = Logger(label: "switchd")
+        configured.maxConnections = DescriptorLimit.current().connectionLimit(requested: maxConnections, logger: logger)
+        configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
+        let settings = configured
+        // Unusable files stop switchd before it listens, naming the file.
+        let tls = try tlsFiles?.makeContext()
         let metrics = SwitchdMetrics()
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
@@ -64,11 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let adminFiles = try loadAdminFiles(logger: logger)
         let app = buildApplication(
-            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd
+            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd, tls: tls
         ) { [portFile] port in
             logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }
-            print("switchd listening on http://\(settings.host):\(port)")
+            print("switchd listening on \(tls == nil ? "http" : "https")://\(settings.host):\(port)")
             fflush(nil)
         }
         try await app.runService()
@@ -76,6 +101,12 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// `--tls-certificate` and `--tls-key`, when given (``validate()`` makes sure both are).
+    var tlsFiles: TLSFiles? {
+        guard let tlsCertificate, let tlsKey else { return nil }
+        return TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
+    }
+
     /// The admin page's files: from `--admin-dir` (a bad folder stops switchd), else from the
     /// first folder ``AdminDirectory/search(executable:)`` finds; none found leaves
     /// the page out, with a warning.

@@ -17,7 +17,8 @@ struct FloorPlanController {
     }
 
     /// 200 with the ``Floor`` (its `plan` filled in). The format is read from the bytes; 415
-    /// `unsupported_media_type` when they are not PNG, JPEG or SVG, 413 over the limit.
+    /// `unsupported_media_type` when they are not PNG, JPEG or SVG (an SVG must parse as XML
+    /// with an `svg` root, ``SVGDocument``), 413 over the limit. A refused plan leaves the stored one.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("floor")
         var request = request
@@ -34,7 +35,11 @@ struct FloorPlanController {
                 message: "a floor plan must be a PNG, JPEG or SVG image; these \(bytes.count) bytes are none of them"
             )
         }
-        return try .json(await database.setPlan(ofFloor: id, format: format, image: Data(bytes), at: .nowInMilliseconds()))
+        let image = Data(bytes)
+        if format == .svg, let problem = SVGDocument.problem(in: image) {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: problem)
+        }
+        return try .json(await database.setPlan(ofFloor: id, format: format, image: image, at: .nowInMilliseconds()))
     }
 
     /// The image with its own `Content-Type`. An SVG may hold scripts: the headers forbid them

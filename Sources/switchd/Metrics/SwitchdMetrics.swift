@@ -17,6 +17,8 @@ final class SwitchdMetrics: Sendable {
     let databaseSize: CoreMetrics.Gauge
     /// What scanners report of themselves.
     let scanners: ScannerCounterExport
+    /// Requests refused 429 because their address failed to authenticate too often.
+    let authThrottled: CoreMetrics.Counter
 
     init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -26,6 +28,12 @@ final class SwitchdMetrics: Sendable {
         positionsStored = CoreMetrics.Counter(label: "switchd_positions_stored_total", factory: factory)
         databaseSize = CoreMetrics.Gauge(label: "switchd_database_size_bytes", factory: factory)
         scanners = ScannerCounterExport(factory: factory)
+        authThrottled = CoreMetrics.Counter(label: "switchd_auth_throttled_total", factory: factory)
+    }
+
+    /// Counts one failed authentication: `reason` is `malformed` or `unknown_token`.
+    func recordAuthFailure(reason: String) {
+        CoreMetrics.Counter(label: "switchd_auth_failures_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// Counts one answered request under its route pattern (`/v1/scanners/{id}`, never the raw

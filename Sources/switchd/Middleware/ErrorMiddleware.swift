@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import ScanContract
 import SwitchdStore
 
@@ -33,6 +34,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return .invalidField(error.fieldPath, error.reason)
         case let error as any HTTPResponseError:
             return apiError(forStatus: error.status, request: request)
+        case let error as HTTPParserError:
+            // The body broke HTTP/1.1's framing (a bad chunk size, say) while a handler read it.
+            return APIError(.badRequest, code: "bad_request", message: "the request is not valid HTTP/1.1: \(error)")
         default:
             logger.error("Request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIError(.internalServerError, code: "internal", message: "switchd could not answer; the details are in its log")

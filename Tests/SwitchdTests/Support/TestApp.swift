@@ -27,10 +27,16 @@ func makeApp(
 }
 
 /// A switchd wired as `main` wires it; requests carry only the headers a test gives them.
-func makeUnauthenticatedApp(_ database: AppDatabase, logger: Logger? = nil) -> some ApplicationProtocol {
+func makeUnauthenticatedApp(
+    _ database: AppDatabase, logger: Logger? = nil, metrics: SwitchdMetrics = SwitchdMetrics(),
+    authThrottle: FailedAuthThrottle = FailedAuthThrottle()
+) -> some ApplicationProtocol {
     var quiet = Logger(label: "switchd-tests")
     quiet.logLevel = .critical
-    return buildApplication(settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger ?? quiet)
+    return buildApplication(
+        settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger ?? quiet, metrics: metrics,
+        authThrottle: authThrottle
+    )
 }
 
 /// Issues a token straight into the database; returns its secret.
