@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // scannerd's HTTP client: answers read with backpressure and a byte limit.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
@@ -60,6 +63,9 @@ let package = Package(
             name: "scannerd",
             dependencies: [
                 "Scan", "CZlib", "CBluetooth", "CNetlinkGenl", "DaemonSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

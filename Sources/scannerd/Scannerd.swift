@@ -39,7 +39,9 @@ struct Scannerd {
             settings: Spool.Settings(scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge),
             events: events, logger: logger
         )
-        let api = SwitchdAPI(baseURL: configuration.switchd, client: http, token: configuration.token)
+        let api = SwitchdAPI(
+            baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
+        )
         let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(

@@ -12,6 +12,8 @@ struct ScannerdConfiguration: Sendable {
     var hardware = HardwareRadioSettings()
     var batchSize: Int
     var batchAge: Duration
+    /// The most bytes a radio map may take (`--radiomap-max-bytes`).
+    var radioMapMaxBytes = SwitchdAPI.defaultRadioMapLimit
     var events: EventLog.Destination
     var locate = Positioner.Settings()
     /// The scanner token sent to switchd (`--token-file`).

@@ -65,6 +65,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-age-ms"), help: "Seal a batch this many milliseconds after its first measurement.")
     var batchAgeMs: Int = Int(Spool.Settings.defaultBatchAge / .milliseconds(1))
 
+    @Option(name: .customLong("radiomap-max-bytes"), help: "In locate mode, the largest radio map scannerd accepts from switchd, bytes; a larger answer fails the download.")
+    var radioMapMaxBytes: Int = SwitchdAPI.defaultRadioMapLimit
+
     @Option(name: .customLong("locate-ble-window-ms"), help: "In locate mode, BLE advertisements of this many last milliseconds count towards a position.")
     var locateBLEWindowMs: Int = Int(Positioner.Settings().bleWindow / .milliseconds(1))
 
@@ -95,6 +98,9 @@ struct RunCommand: AsyncParsableCommand {
         guard batchAgeMs > 0 else {
             throw ArgumentParser.ValidationError("--batch-age-ms must be more than 0, got \(batchAgeMs)")
         }
+        guard radioMapMaxBytes >= HTTPRequest.smallAnswerLimit else {
+            throw ArgumentParser.ValidationError("--radiomap-max-bytes must be at least \(HTTPRequest.smallAnswerLimit), got \(radioMapMaxBytes)")
+        }
         guard (100...60_000).contains(locateBLEWindowMs) else {
             throw ArgumentParser.ValidationError("--locate-ble-window-ms must be between 100 and 60000, got \(locateBLEWindowMs)")
         }
@@ -121,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
                 wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
             ),
             hardware: HardwareRadioSettings(hciDevice: hciDevice, ble: ble.settings(), wifiInterface: wifiInterface, wifi: wifi.settings),
-            batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
+            batchSize: batchSize, batchAge: .milliseconds(batchAgeMs), radioMapMaxBytes: radioMapMaxBytes,
             events: events.map(EventLog.Destination.init(argument:)) ?? .none,
             locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS)),
             countersInterval: .seconds(countersIntervalS)
@@ -135,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let scannerd = try Scannerd(configuration, http: URLSessionHTTPClient(), logger: logger, systemd: try SystemdNotifier())
+        let scannerd = try Scannerd(configuration, http: NIOHTTPClient(), logger: logger, systemd: try SystemdNotifier())
         try await scannerd.run()
     }
 }
