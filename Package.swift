@@ -23,6 +23,8 @@ let package = Package(
         // scannerd's HTTP client: answers read with backpressure and a byte limit.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Tests only: a clock the test advances by hand (TestClock), for every type that owns a timer.
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         // Pure Swift: wire formats, domain model, the v1 JSON, simulation maths. No I/O.
@@ -95,7 +97,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "ScannerdTests", dependencies: ["scannerd", "Scan", "DaemonSupport"]),
+        .testTarget(
+            name: "ScannerdTests",
+            dependencies: ["scannerd", "Scan", "DaemonSupport", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["Scan", "Harness"]),
     ],
     swiftLanguageModes: [.v6]

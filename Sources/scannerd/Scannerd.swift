@@ -34,10 +34,14 @@ struct Scannerd {
     ) throws {
         lock = try Self.claimStateDirectory(configuration)
         let events = try EventLog(configuration.events, logger: logger)
+        let counters = ScannerdCounters(radio: radioCounters)
         let spool = try Spool(
             directory: configuration.spoolDirectory,
-            settings: Spool.Settings(scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge),
-            events: events, logger: logger
+            settings: Spool.Settings(
+                scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge,
+                maxBytes: configuration.spoolMaxBytes
+            ),
+            events: events, logger: logger, counters: counters
         )
         let api = SwitchdAPI(
             baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
@@ -52,7 +56,6 @@ struct Scannerd {
             cache: RadioMapCache(path: configuration.radioMapPath, api: api, logger: logger),
             positions: positionContinuation, events: events, logger: logger
         )
-        let counters = ScannerdCounters(radio: radioCounters)
         let heartbeat = ScanHeartbeat()
         var services: [any Service] = [
             spool,

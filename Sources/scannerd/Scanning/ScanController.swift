@@ -29,6 +29,7 @@ struct ScanController: Service, CustomStringConvertible {
                     _ = await group.next()
                     session = nil
                 }
+                await spool.describe(scanSwitch)
                 if scanSwitch.scanning {
                     let next = ScanSession(
                         scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
