@@ -40,12 +40,18 @@ struct Scannerd {
     ) throws {
         lock = try Self.claimStateDirectory(configuration)
         let events = try EventLog(configuration.events, logger: logger)
+        let counters = ScannerdCounters(radio: radioCounters)
         let spool = try Spool(
             directory: configuration.spoolDirectory,
-            settings: Spool.Settings(scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge),
-            events: events, logger: logger
+            settings: Spool.Settings(
+                scannerID: configuration.scannerID, batchSize: configuration.batchSize, batchAge: configuration.batchAge,
+                maxBytes: configuration.spoolMaxBytes
+            ),
+            events: events, logger: logger, counters: counters, clock: clock
         )
-        let api = SwitchdAPI(baseURL: configuration.switchd, client: http, token: configuration.token)
+        let api = SwitchdAPI(
+            baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
+        )
         let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(
@@ -59,11 +65,10 @@ struct Scannerd {
             scannerID: configuration.scannerID, settings: configuration.locate, maps: maps,
             positions: positionContinuation, events: events, logger: logger
         )
-        let counters = ScannerdCounters(radio: radioCounters)
         let heartbeat = ScanHeartbeat(clock: clock)
         var services: [any Service] = [
             spool,
-            Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters),
+            Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters, clock: clock),
             PositionPoster(positions: positions, api: api, logger: logger, clock: clock),
             maps,
             ScanController(

@@ -12,6 +12,10 @@ struct ScannerdConfiguration: Sendable {
     var hardware = HardwareRadioSettings()
     var batchSize: Int
     var batchAge: Duration
+    /// The most bytes the spool holds (`--spool-max-bytes`).
+    var spoolMaxBytes = Spool.Settings.defaultMaxBytes
+    /// The most bytes a radio map may take (`--radiomap-max-bytes`).
+    var radioMapMaxBytes = SwitchdAPI.defaultRadioMapLimit
     var events: EventLog.Destination
     var locate = Positioner.Settings()
     /// The scanner token sent to switchd (`--token-file`).
@@ -22,8 +26,11 @@ struct ScannerdConfiguration: Sendable {
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"
 
-    var lockPath: String { stateDirectory + "/lock" }
+    var lockPath: String { Self.lockPath(in: stateDirectory) }
     var switchPath: String { stateDirectory + "/switch.json" }
-    var spoolDirectory: String { stateDirectory + "/spool" }
+    var spoolDirectory: String { Self.spoolDirectory(in: stateDirectory) }
+
+    static func lockPath(in stateDirectory: String) -> String { stateDirectory + "/lock" }
+    static func spoolDirectory(in stateDirectory: String) -> String { stateDirectory + "/spool" }
     var radioMapPath: String { stateDirectory + "/radiomap.json" }
 }

@@ -47,7 +47,7 @@ struct JournalRecoveryTests {
         #expect(sealed.first?["ids"] as? [String] == measurements.map(\.id.uuidString))
 
         // New batches sort after the recovered one.
-        try await spool.append(wifiMeasurement(), revision: 4)
+        await spool.append(wifiMeasurement(), revision: 4)
         try await spool.sealOpenBatch()
         #expect(try spool.readyBatches().map(\.name.sequence) == [7, 8])
     }
@@ -67,7 +67,7 @@ struct JournalRecoveryTests {
         let spool = try makeSpool(in: directory.path, events: .disabled(logger: quietLogger))
         let measurements = [wifiMeasurement(), wifiMeasurement()]
         for measurement in measurements {
-            try await spool.append(measurement, revision: 2)
+            await spool.append(measurement, revision: 2)
         }
         let journalName = try #require(try journalFiles(spool).first)
         let journal = try Data(contentsOf: URL(fileURLWithPath: spool.layout.journals + "/" + journalName))

@@ -1,6 +1,8 @@
 import Foundation
 import ScanContract
+import Synchronization
 import Testing
+import Clocks
 @testable import scannerd
 
 /// The uploader against switchd's answers, scripted at the HTTP edge.
@@ -13,21 +15,22 @@ struct UploaderTests {
         let uploader: Uploader
         var eventLog: EventLogReader { EventLogReader(path: directory.file("events.jsonl")) }
 
-        init(_ respond: @escaping ScriptedHTTPClient.Responder) throws {
+        /// - Parameter clock: times the backoff; retries come at once unless a test clock is given.
+        init(clock: any Clock<Duration> = ImmediateClock(), _ respond: @escaping ScriptedHTTPClient.Responder) throws {
             directory = try TemporaryDirectory()
             let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger)
             spool = try makeSpool(in: directory.file("spool"), events: events)
             client = ScriptedHTTPClient(respond)
             uploader = Uploader(
                 spool: spool, api: SwitchdAPI(baseURL: URL(string: "http://switchd.invalid:8080")!, client: client),
-                events: events, logger: quietLogger
+                events: events, logger: quietLogger, clock: clock
             )
         }
 
         /// Seals a batch of `count` measurements under `revision`; returns its ID.
         func seal(count: Int = 2, revision: Int = 1) async throws -> UUID {
             for _ in 0..<count {
-                try await spool.append(wifiMeasurement(), revision: revision)
+                await spool.append(wifiMeasurement(), revision: revision)
             }
             try await spool.sealOpenBatch()
             return try spool.readyBatches().last!.batchID
@@ -52,8 +55,12 @@ struct UploaderTests {
         #expect(acked.first?["duplicate"] as? Bool == false)
     }
 
-    @Test func aServerErrorRetriesTheSameBatch() async throws {
-        let rig = try Rig { request, index in
+    @Test func aServerErrorRetriesTheSameBatchAfterABackoff() async throws {
+        let clock = TestClock()
+        let start = clock.now
+        let sentAt = Mutex<[Duration]>([])
+        let rig = try Rig(clock: clock) { request, index in
+            sentAt.withLock { $0.append(start.duration(to: clock.now)) }
             switch index {
             case 0: return try errorResponse(503, code: "unavailable", message: "restarting")
             case 1: throw URLError(.networkConnectionLost)
@@ -62,23 +69,55 @@ struct UploaderTests {
             }
         }
         let batchID = try await rig.seal()
-        let start = ContinuousClock.now
         let running = Task { [uploader = rig.uploader] in try await uploader.run() }
         defer { running.cancel() }
 
+        // Time moves only here, 10 ms at a time, until the next attempt goes out.
+        for attempt in 1...3 {
+            try await eventually("attempt \(attempt + 1)") {
+                await clock.advance(by: .milliseconds(10))
+                return await rig.client.requests.count > attempt
+            }
+        }
         try await eventually("the batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
         #expect(try await rig.client.postedBatchIDs() == Array(repeating: batchID, count: 4))
         let bodies = await rig.client.requests.map(\.body)
         #expect(Set(bodies).count == 1, "every retry sends the very same batch")
-        #expect(ContinuousClock.now - start >= .milliseconds(50 + 100 + 200), "backing off between retries")
+        let times = sentAt.withLock { $0 }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.count == 3)
+        for (gap, least) in zip(gaps, [Duration.milliseconds(50), .milliseconds(100), .milliseconds(200)]) {
+            #expect(gap >= least, "backing off between retries, doubling (upper half of 100, 200, 400 ms)")
+        }
         #expect(rig.uploader.counters.uploadRetries.load(ordering: .relaxed) == 3, "every retry counted")
         #expect(try rig.eventLog.events("acked").count == 1)
+    }
+
+    @Test func aReceiptForAnotherBatchDeletesNothingAndIsRetried() async throws {
+        let rig = try Rig { request, index in
+            guard index >= 2 else {
+                let wrong = BatchReceipt(batchID: UUID(), stored: 2, duplicate: false, discarded: false)
+                return HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(wrong))
+            }
+            return try storedReceipt(for: request)
+        }
+        let batchID = try await rig.seal()
+        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
+        defer { running.cancel() }
+
+        try await eventually("the batch to be acknowledged by its own receipt") { try rig.spool.readyBatches().isEmpty }
+        #expect(try await rig.client.postedBatchIDs() == [batchID, batchID, batchID], "kept and sent again after each wrong receipt")
+        #expect(rig.uploader.counters.uploadRetries.load(ordering: .relaxed) == 2, "each wrong receipt counted")
+        #expect(try rig.eventLog.events("acked").map { $0["batchID"] as? String } == [batchID.uuidString])
     }
 
     @Test func anUnprocessableBatchIsRejectedAndNeverSentAgain() async throws {
         let rig = try Rig { request, index in
             if index == 0 {
-                return try errorResponse(422, code: "invalid_field", message: "revision 1 was not scanning", field: "switchRevision")
+                return try errorResponse(
+                    422, code: "invalid_field", message: "revision 1 was not scanning", field: "switchRevision",
+                    batchID: decodeBatch(request.body!).batchID
+                )
             }
             return try storedReceipt(for: request)
         }
@@ -121,22 +160,35 @@ struct UploaderTests {
         #expect(acked.first?["stored"] as? Int == 0)
     }
 
-    @Test func statusesAreClassified() throws {
-        let receipt = BatchReceipt(batchID: UUID(), stored: 1, duplicate: false, discarded: false)
+    @Test func onlyARefusalNamingTheBatchRejectsIt() throws {
+        let batchID = UUID()
+        let receipt = BatchReceipt(batchID: batchID, stored: 1, duplicate: false, discarded: false)
         let receiptBody = try JSONCoding.encoder().encode(receipt)
-        #expect(UploadOutcome(HTTPResponse(status: 201, body: receiptBody)) == .acknowledged(receipt))
-        for status in [400, 404, 409, 413, 422] {
-            #expect(UploadOutcome(HTTPResponse(status: status, body: Data())) == .rejected(status: status, response: Data()))
+        #expect(UploadOutcome(HTTPResponse(status: 201, body: receiptBody), for: batchID) == .acknowledged(receipt))
+        for status in [400, 409, 413, 422] {
+            let refusal = try errorResponse(status, code: "invalid_field", message: "no", batchID: batchID)
+            #expect(UploadOutcome(refusal, for: batchID) == .rejected(status: status, response: refusal.body))
         }
-        for status in [500, 502, 503, 429, 401] {
-            guard case .retry = UploadOutcome(HTTPResponse(status: status, body: Data())) else {
-                Issue.record("HTTP \(status) should be retried")
+        let retried: [(String, HTTPResponse)] = [
+            ("a proxy's 404 page", HTTPResponse(status: 404, body: Data("<html><h1>Not Found</h1></html>".utf8))),
+            ("a 404 without a batch", try errorResponse(404, code: "not_found", message: "no such resource")),
+            ("a 409 without a batch", try errorResponse(409, code: "conflict", message: "busy")),
+            ("a 413 from a proxy", HTTPResponse(status: 413, body: Data("Request Entity Too Large".utf8))),
+            ("a 422 naming another batch", try errorResponse(422, code: "invalid_field", message: "no", batchID: UUID())),
+            ("a 500 naming the batch", try errorResponse(500, code: "internal", message: "no", batchID: batchID)),
+            ("a 502", HTTPResponse(status: 502, body: Data())),
+            ("a 429", HTTPResponse(status: 429, body: Data())),
+            ("a 401", HTTPResponse(status: 401, body: Data())),
+            ("a 201 without a receipt", HTTPResponse(status: 201, body: Data("<html>".utf8))),
+            ("a 201 with another batch's receipt", HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(
+                BatchReceipt(batchID: UUID(), stored: 1, duplicate: false, discarded: false)
+            ))),
+        ]
+        for (what, response) in retried {
+            guard case .retry = UploadOutcome(response, for: batchID) else {
+                Issue.record("\(what) should be retried")
                 continue
             }
-        }
-        guard case .retry = UploadOutcome(HTTPResponse(status: 201, body: Data("<html>".utf8))) else {
-            Issue.record("a 201 without a receipt is not an acknowledgement")
-            return
         }
     }
 }

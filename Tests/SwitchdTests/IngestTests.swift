@@ -91,14 +91,26 @@ import Testing
             let stranger = try await client.upload(Readings.batch([Readings.wifi()], revision: 1, scanner: try ScannerID("stranger")))
             #expect(stranger.status == .notFound)
             #expect(try errorBody(stranger).code == "not_found")
+            #expect(try errorBody(stranger).batchID == nil, "not a refusal of the batch: the scanner keeps it and retries")
 
-            let future = try await client.upload(Readings.batch([Readings.wifi()], revision: on.revision + 5))
+            // A refusal of the batch's content names the batch: the scanner gives up that one only.
+            let futureBatch = Readings.batch([Readings.wifi()], revision: on.revision + 5)
+            let future = try await client.upload(futureBatch)
             #expect(future.status == .unprocessableContent)
             #expect(try errorBody(future).field == "switchRevision")
+            #expect(try errorBody(future).batchID == futureBatch.batchID)
 
-            let offRevision = try await client.upload(Readings.batch([Readings.wifi()], revision: 1))
+            let offBatch = Readings.batch([Readings.wifi()], revision: 1)
+            let offRevision = try await client.upload(offBatch)
             #expect(offRevision.status == .unprocessableContent)
             #expect(try errorBody(offRevision).field == "switchRevision")
+            #expect(try errorBody(offRevision).batchID == offBatch.batchID)
+
+            var invalid = Readings.batch([Readings.wifi()], revision: on.revision)
+            invalid.measurements = []
+            let empty = try await client.upload(invalid)
+            #expect(empty.status == .unprocessableContent)
+            #expect(try errorBody(empty).batchID == invalid.batchID)
 
             #expect(try await StoredCounts(database) == before)
         }
@@ -116,8 +128,10 @@ import Testing
             #expect(now.revision == on.revision + 1 && !now.scanning && now.locationID == nil && now.roomID == nil)
 
             let before = try await StoredCounts(database)
-            let late = try await client.upload(Readings.batch([Readings.wifi()], revision: on.revision))
+            let lateBatch = Readings.batch([Readings.wifi()], revision: on.revision)
+            let late = try await client.upload(lateBatch)
             #expect(late.status == .conflict)
+            #expect(try errorBody(late).batchID == lateBatch.batchID)
             #expect(try await StoredCounts(database) == before)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import ScanContract
 import Testing
@@ -67,16 +68,30 @@ import Testing
             #expect(samples[#"scannerd_last_report_timestamp_seconds{scanner="default"}"#] > Date.now.timeIntervalSince1970 - 60)
 
             // The same run counted on: only the growth is added; an older report adds nothing.
-            _ = try await client.send(.put, uri, json: ScannerCounters(run: first, advertisements: 25, wifiScans: 2, uploadRetries: 1))
+            _ = try await client.send(.put, uri, json: ScannerCounters(run: first, advertisements: 25, wifiScans: 2, uploadRetries: 1, droppedReadings: 7))
             _ = try await client.send(.put, uri, json: ScannerCounters(run: first, advertisements: 20, wifiScans: 2, uploadRetries: 1))
             // scannerd restarted: its new run's counts are added in full.
             _ = try await client.send(.put, uri, json: ScannerCounters(run: UUID(), advertisements: 3, parseErrors: 2, radioRecoveries: 1))
             samples = try await client.scrape()
             #expect(samples[#"scannerd_advertisements_total{scanner="default"}"#] == 28)
             #expect(samples[#"scannerd_upload_retries_total{scanner="default"}"#] == 1)
+            #expect(samples[#"scannerd_dropped_readings_total{scanner="default"}"#] == 7)
             #expect(samples[#"scannerd_parse_errors_total{scanner="default"}"#] == 2)
             #expect(samples[#"scannerd_radio_recoveries_total{scanner="default"}"#] == 1)
             #expect(samples[#"scannerd_spool_depth_batches{scanner="default"}"#] == 0)
+        }
+    }
+
+    @Test func aReportOfAnOlderScannerdWithoutDroppedReadingsIsTaken() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let older = #"{"run":"\#(UUID().uuidString)","advertisements":5,"wifiScans":1,"parseErrors":0,"radioRecoveries":0,"uploadRetries":0,"spoolDepth":2}"#
+            let response = try await client.execute(
+                uri: "/v1/scanners/default/counters", method: .put, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: older)
+            )
+            #expect(response.status == .noContent)
+            let samples = try await client.scrape()
+            #expect(samples[#"scannerd_advertisements_total{scanner="default"}"#] == 5)
         }
     }
 

@@ -16,12 +16,15 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
     public var radioRecoveries: Int
     /// Uploads that failed and were tried again.
     public var uploadRetries: Int
+    /// Readings dropped because the spool was full (`--spool-max-bytes`) or the disk failed.
+    /// Missing in reports of older scannerd versions: read as 0.
+    public var droppedReadings: Int
     /// Sealed batches waiting in the spool for switchd's receipt, at the time of the report.
     public var spoolDepth: Int
 
     public init(
         run: UUID, advertisements: Int = 0, wifiScans: Int = 0, parseErrors: Int = 0,
-        radioRecoveries: Int = 0, uploadRetries: Int = 0, spoolDepth: Int = 0
+        radioRecoveries: Int = 0, uploadRetries: Int = 0, droppedReadings: Int = 0, spoolDepth: Int = 0
     ) {
         self.run = run
         self.advertisements = advertisements
@@ -29,14 +32,34 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
         self.parseErrors = parseErrors
         self.radioRecoveries = radioRecoveries
         self.uploadRetries = uploadRetries
+        self.droppedReadings = droppedReadings
         self.spoolDepth = spoolDepth
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case run, advertisements, wifiScans, parseErrors, radioRecoveries, uploadRetries, droppedReadings, spoolDepth
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            run: try container.decode(UUID.self, forKey: .run),
+            advertisements: try container.decode(Int.self, forKey: .advertisements),
+            wifiScans: try container.decode(Int.self, forKey: .wifiScans),
+            parseErrors: try container.decode(Int.self, forKey: .parseErrors),
+            radioRecoveries: try container.decode(Int.self, forKey: .radioRecoveries),
+            uploadRetries: try container.decode(Int.self, forKey: .uploadRetries),
+            droppedReadings: try container.decodeIfPresent(Int.self, forKey: .droppedReadings) ?? 0,
+            spoolDepth: try container.decode(Int.self, forKey: .spoolDepth)
+        )
     }
 
     /// Every count with its JSON name, in a fixed order.
     public var counts: KeyValuePairs<String, Int> {
         [
             "advertisements": advertisements, "wifiScans": wifiScans, "parseErrors": parseErrors,
-            "radioRecoveries": radioRecoveries, "uploadRetries": uploadRetries, "spoolDepth": spoolDepth,
+            "radioRecoveries": radioRecoveries, "uploadRetries": uploadRetries, "droppedReadings": droppedReadings,
+            "spoolDepth": spoolDepth,
         ]
     }
 

@@ -66,6 +66,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-age-ms"), help: "Seal a batch this many milliseconds after its first measurement.")
     var batchAgeMs: Int = Int(Spool.Settings.defaultBatchAge / .milliseconds(1))
 
+    @Option(
+        name: .customLong("spool-max-bytes"),
+        help: "Most bytes the spool may hold; when full, the oldest locate-mode batches go first, then new readings (survey batches are never dropped)."
+    )
+    var spoolMaxBytes: Int = Spool.Settings.defaultMaxBytes
+
+    @Option(name: .customLong("radiomap-max-bytes"), help: "In locate mode, the largest radio map scannerd accepts from switchd, bytes; a larger answer fails the download.")
+    var radioMapMaxBytes: Int = SwitchdAPI.defaultRadioMapLimit
+
     @Option(name: .customLong("locate-ble-window-ms"), help: "In locate mode, BLE advertisements of this many last milliseconds count towards a position.")
     var locateBLEWindowMs: Int = Int(Positioner.Settings().bleWindow / .milliseconds(1))
 
@@ -86,6 +95,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    /// Room for a few full batches: less and the spool would drop readings before switchd could take them.
+    static let minimumSpoolBytes = 1024 * 1024
+
     /// More advertisements per second than this is no longer a plausible beacon.
     static let maximumAdvertisingRate = 10_000.0
 
@@ -95,6 +107,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard batchAgeMs > 0 else {
             throw ArgumentParser.ValidationError("--batch-age-ms must be more than 0, got \(batchAgeMs)")
+        }
+        guard spoolMaxBytes >= Self.minimumSpoolBytes else {
+            throw ArgumentParser.ValidationError("--spool-max-bytes must be at least \(Self.minimumSpoolBytes) (1 MiB), got \(spoolMaxBytes)")
+        }
+        guard radioMapMaxBytes >= HTTPRequest.smallAnswerLimit else {
+            throw ArgumentParser.ValidationError("--radiomap-max-bytes must be at least \(HTTPRequest.smallAnswerLimit), got \(radioMapMaxBytes)")
         }
         guard (100...60_000).contains(locateBLEWindowMs) else {
             throw ArgumentParser.ValidationError("--locate-ble-window-ms must be between 100 and 60000, got \(locateBLEWindowMs)")
@@ -122,7 +140,8 @@ struct RunCommand: AsyncParsableCommand {
                 wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
             ),
             hardware: HardwareRadioSettings(hciDevice: hciDevice, ble: ble.settings(), wifiInterface: wifiInterface, wifi: wifi.settings),
-            batchSize: batchSize, batchAge: .milliseconds(batchAgeMs),
+            batchSize: batchSize, batchAge: .milliseconds(batchAgeMs), spoolMaxBytes: spoolMaxBytes,
+            radioMapMaxBytes: radioMapMaxBytes,
             events: events.map(EventLog.Destination.init(argument:)) ?? .none,
             locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS)),
             countersInterval: .seconds(countersIntervalS)
@@ -136,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let scannerd = try Scannerd(configuration, http: URLSessionHTTPClient(), logger: logger, systemd: try SystemdNotifier())
+        let scannerd = try Scannerd(configuration, http: NIOHTTPClient(), logger: logger, systemd: try SystemdNotifier())
         try await scannerd.run()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One HTTP exchange, as scannerd needs it: small requests, whole bodies.
+/// One HTTP exchange, as scannerd needs it: small requests, whole bodies of a bounded size.
 struct HTTPRequest: Sendable {
     enum Method: String, Sendable {
         case get = "GET"
@@ -15,13 +15,23 @@ struct HTTPRequest: Sendable {
     var headers: [String: String]
     /// The whole exchange must finish within this, or it fails with a timeout.
     var timeout: Duration
+    /// The most bytes of answer body this request may bring; a longer answer fails the request
+    /// with ``HTTPAnswerTooLargeError`` as soon as it is known to be longer, having read at most this.
+    var answerLimit: Int
 
-    init(_ method: Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration) {
+    /// Enough for anything of switchd's but the radio map: a switch, a receipt, an error, a position.
+    static let smallAnswerLimit = 64 * 1024
+
+    init(
+        _ method: Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration,
+        answerLimit: Int = smallAnswerLimit
+    ) {
         self.method = method
         self.url = url
         self.body = body
         self.headers = headers
         self.timeout = timeout
+        self.answerLimit = answerLimit
     }
 }
 
@@ -38,8 +48,20 @@ struct HTTPResponse: Sendable {
     }
 }
 
-/// The edge where scannerd talks HTTP. Throws for transport failures (refused, reset, timed out)
-/// and `CancellationError` when the calling task is cancelled; any status is a response.
+/// The edge where scannerd talks HTTP. Throws for transport failures (refused, reset, timed out),
+/// ``HTTPAnswerTooLargeError`` for an answer longer than the request's `answerLimit`, and
+/// `CancellationError` when the calling task is cancelled; any status is a response.
 protocol HTTPClient: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// The server's answer was longer than the request allows (``HTTPRequest/answerLimit``); the
+/// request failed without reading the rest, so a server sending without end cannot fill memory.
+struct HTTPAnswerTooLargeError: Error, CustomStringConvertible {
+    let url: URL
+    let limit: Int
+
+    var description: String {
+        "the answer to \(url.path) is longer than \(limit) bytes, the most scannerd reads for it; the request failed"
+    }
 }

@@ -8,6 +8,13 @@ struct SwitchdAPI: Sendable {
     let client: any HTTPClient
     /// Sent as `Authorization: Bearer` on every request; nil sends none (switchd answers 401).
     var token: SwitchdToken? = nil
+    /// The most bytes a radio map may take (`--radio-map-max-bytes`); every other answer is held
+    /// to ``HTTPRequest/smallAnswerLimit``.
+    var radioMapLimit: Int = SwitchdAPI.defaultRadioMapLimit
+
+    /// A building of a few thousand surveyed locations fits with room to spare, and a Pi decodes it
+    /// without running short of memory.
+    static let defaultRadioMapLimit = 32 * 1024 * 1024
 
     /// Time allowed beyond a long-poll's own wait before the request counts as lost.
     static let longPollGrace: Duration = .seconds(10)
@@ -20,7 +27,8 @@ struct SwitchdAPI: Sendable {
     /// the revision differs or `wait` passes.
     ///
     /// Throws ``SwitchdAPIError`` for an answer other than 200 or a body that is not a switch, and
-    /// the client's errors for transport failures.
+    /// the client's errors for transport failures and answers longer than
+    /// ``HTTPRequest/smallAnswerLimit`` (``HTTPAnswerTooLargeError``).
     func scanSwitch(of scanner: ScannerID, afterRevision revision: Int?, wait: Duration) async throws -> ScanSwitch {
         var components = URLComponents(url: url("v1", "scanners", scanner.rawValue, "switch"), resolvingAgainstBaseURL: false)!
         if let revision {
@@ -46,11 +54,13 @@ struct SwitchdAPI: Sendable {
     }
 
     /// `GET /v1/radiomap`, conditional on the copy scannerd holds. Throws like
-    /// ``scanSwitch(of:afterRevision:wait:)``, and ``SwitchdAPIError/undecodable(_:_:)`` when a 200
-    /// carries no `ETag`.
+    /// ``scanSwitch(of:afterRevision:wait:)``, ``SwitchdAPIError/undecodable(_:_:)`` when a 200
+    /// carries no `ETag`, and ``HTTPAnswerTooLargeError`` for a map longer than ``radioMapLimit``.
     func radioMap(ifNoneMatch etag: String?) async throws -> RadioMapAnswer {
         let headers = etag.map { ["If-None-Match": $0] } ?? [:]
-        let response = try await client.send(request(.get, url("v1", "radiomap"), headers: headers, timeout: Self.radioMapTimeout))
+        let response = try await client.send(request(
+            .get, url("v1", "radiomap"), headers: headers, timeout: Self.radioMapTimeout, answerLimit: radioMapLimit
+        ))
         if response.status == 304, let etag { return .unchanged(etag: etag) }
         let map = try Self.decode(RadioMap.self, from: response, expecting: [200])
         guard let newTag = response.headers["etag"] else {
@@ -68,11 +78,12 @@ struct SwitchdAPI: Sendable {
 
     /// Every request goes out through here, so none leaves without the token.
     private func request(
-        _ method: HTTPRequest.Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration
+        _ method: HTTPRequest.Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration,
+        answerLimit: Int = HTTPRequest.smallAnswerLimit
     ) -> HTTPRequest {
         var headers = headers
         if let token { headers["Authorization"] = token.authorization }
-        return HTTPRequest(method, url, body: body, headers: headers, timeout: timeout)
+        return HTTPRequest(method, url, body: body, headers: headers, timeout: timeout, answerLimit: answerLimit)
     }
 
     /// `PUT /v1/scanners/{id}/counters`. Throws like ``scanSwitch(of:afterRevision:wait:)``.

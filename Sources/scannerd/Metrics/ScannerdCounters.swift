@@ -4,14 +4,16 @@ import Synchronization
 
 /// What this scannerd run has counted, shared by the parts that count: the scan session
 /// (advertisements, Wi-Fi scans), the real radios (parse errors, recoveries, through
-/// ``RadioCounters``) and the uploader
-/// (retries). Created once per run; ``CounterReporter`` sends a snapshot to switchd.
+/// ``RadioCounters``), the uploader
+/// (retries) and the spool (readings dropped). Created once per run; ``CounterReporter`` sends a snapshot to switchd.
 final class ScannerdCounters: Sendable {
     /// Tells switchd that counts start again from zero (see ``ScannerCounters/run``).
     let run = UUID()
     let advertisements = Atomic<Int>(0)
     let wifiScans = Atomic<Int>(0)
     let uploadRetries = Atomic<Int>(0)
+    /// Readings lost to a full spool or a failing disk (see ``SpoolBudget``).
+    let droppedReadings = Atomic<Int>(0)
     /// The real radios' own counts: malformed reports (parse errors) and recoveries.
     let radio: RadioCounters
 
@@ -28,6 +30,7 @@ final class ScannerdCounters: Sendable {
             parseErrors: radio.snapshot.malformedReports,
             radioRecoveries: radio.snapshot.radioRecoveries,
             uploadRetries: uploadRetries.load(ordering: .relaxed),
+            droppedReadings: droppedReadings.load(ordering: .relaxed),
             spoolDepth: spoolDepth
         )
     }

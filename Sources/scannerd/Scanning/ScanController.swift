@@ -31,6 +31,7 @@ struct ScanController: Service, CustomStringConvertible {
                     _ = await group.next()
                     session = nil
                 }
+                await spool.describe(scanSwitch)
                 if scanSwitch.scanning {
                     let next = ScanSession(
                         scanSwitch: scanSwitch, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,

@@ -175,15 +175,9 @@ final class ScanSession: Sendable {
         return .cancelled
     }
 
-    /// A measurement the spool cannot take is lost; that is logged as an error.
+    /// Never fails: a measurement the spool cannot take is dropped and counted there (``Spool/append(_:revision:)``).
     private func append(_ measurement: Measurement) async {
-        do {
-            try await spool.append(measurement, revision: revision)
-        } catch {
-            logger.error("could not spool a measurement; it is lost", metadata: [
-                "measurementID": "\(measurement.id)", "error": "\(error)",
-            ])
-        }
+        await spool.append(measurement, revision: revision)
     }
 
     private func sealOpenBatch() async {

@@ -11,15 +11,17 @@ struct BatchSealer {
     let events: EventLog
     let logger: Logger
 
-    /// Throws when the ready file cannot be written; the journal is then kept, to be sealed
-    /// again later. A journal that cannot be deleted afterwards is only logged: the batch is
-    /// safe, and sealing it again later repeats the same batch.
-    func seal(_ batch: SpooledBatch, as name: BatchFileName, journal: String) throws {
+    /// Returns the ready file's length. Throws when the ready file cannot be written; the
+    /// journal is then kept, to be sealed again later. A journal that cannot be deleted
+    /// afterwards is only logged: the batch is safe, and sealing it again later repeats the same batch.
+    @discardableResult
+    func seal(_ batch: SpooledBatch, as name: BatchFileName, journal: String) throws -> Int {
         let readyPath = layout.ready(name)
+        let json = batch.json
         // A ready or rejected file of this name exists when an earlier seal was interrupted
         // after writing it; the batch is then already safe.
         if !FileSystem.exists(readyPath) && !FileSystem.exists(layout.rejected(name)) {
-            try FileSystem.writeDurably(batch.json, to: readyPath)
+            try FileSystem.writeDurably(json, to: readyPath)
         }
         events.record(.sealed(batchID: batch.batchID, revision: batch.revision, count: batch.count, ids: batch.ids))
         logger.debug("sealed a batch", metadata: [
@@ -32,5 +34,6 @@ struct BatchSealer {
                 "batchID": "\(batch.batchID)", "error": "\(error)",
             ])
         }
+        return json.count
     }
 }

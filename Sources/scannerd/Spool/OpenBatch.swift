@@ -21,6 +21,9 @@ struct SpooledBatch {
 
     var count: Int { lines.count }
 
+    /// The journal's length: every line and its newline.
+    var journalBytes: Int { lines.reduce(0) { $0 + $1.count + 1 } }
+
     mutating func append(_ line: Data, id: UUID) {
         lines.append(line)
         ids.append(id)
@@ -67,5 +70,6 @@ struct OpenBatch {
 /// A batch that has just opened, and when it must be sealed by age.
 struct OpenedBatch: Sendable {
     let batchID: UUID
-    let deadline: ContinuousClock.Instant
+    /// On the spool's clock (``SpoolClock``): time since the spool opened.
+    let deadline: Duration
 }

@@ -12,20 +12,29 @@ extension Spool {
     }
 
     /// The batch's JSON, exactly as it is to be posted.
-    nonisolated func body(of batch: ReadyBatch) throws -> Data {
+    func body(of batch: ReadyBatch) throws -> Data {
         try FileSystem.readFile(batch.path)
     }
 
-    /// switchd has the batch: its spooled copy is deleted.
-    nonisolated func acknowledge(_ batch: ReadyBatch) throws {
+    /// Whether the batch is still waiting in `ready/`: a full spool may have dropped it (see
+    /// ``SpoolBudget``) while it was being sent.
+    func holds(_ batch: ReadyBatch) -> Bool {
+        FileSystem.exists(batch.path)
+    }
+
+    /// switchd has the batch: its spooled copy is deleted (already gone is fine).
+    func acknowledge(_ batch: ReadyBatch) throws {
         try FileSystem.remove(batch.path)
+        budget.removed(batch.name)
     }
 
     /// switchd refused the batch for good: it moves to `rejected/`, with switchd's answer saved
-    /// beside it first, so that it is kept for a person to look at and never sent again.
+    /// beside it first, so that it is kept for a person to look at and not sent again until an
+    /// operator re-queues it (``requeueRejected()``). A batch already gone (dropped) is left alone.
     ///
     /// Throws when either file cannot be written; the batch then stays in `ready/`.
-    nonisolated func reject(_ batch: ReadyBatch, status: Int, response: Data) throws {
+    func reject(_ batch: ReadyBatch, status: Int, response: Data) throws {
+        guard FileSystem.exists(batch.path) else { return }
         let record = RejectionRecord(
             batchID: batch.batchID, status: status, time: Date(), response: String(decoding: response, as: UTF8.self)
         )
@@ -35,5 +44,6 @@ extension Spool {
         try FileSystem.rename(batch.path, to: layout.rejected(batch.name))
         try FileSystem.syncDirectory(layout.rejected)
         try FileSystem.syncDirectory(layout.ready)
+        budget.removed(batch.name)
     }
 }

@@ -27,7 +27,7 @@ extension Spool: Service, CustomStringConvertible {
     /// sleeping until each deadline in turn seals every batch on time.
     private func sealBatchesWhenOld() async throws {
         for await opened in openedBatches {
-            try await Task.sleep(until: opened.deadline, tolerance: .zero, clock: .continuous)
+            try await clock.sleep(opened.deadline)
             sealByAge(opened.batchID)
         }
     }

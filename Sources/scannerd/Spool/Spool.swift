@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ScanContract
 
-/// The on-disk spool between the radios and the uploader; nothing appended to it is lost.
+/// The on-disk spool between the radios and the uploader; nothing appended to it is lost unless
+/// the spool is full or the disk fails, and then what is dropped is counted and said in the log.
 ///
 /// Each measurement is appended to the open batch's journal with one `write()` before `append`
 /// returns, so a killed process loses nothing it appended (the kernel keeps written data). A
@@ -10,21 +11,32 @@ import ScanContract
 /// first one, when the revision changes, and on shutdown; journals left by a crash are sealed
 /// when the spool opens. The uploader takes ready batches oldest first and is woken by
 /// ``readyBatchesArrived`` when one is sealed.
+///
+/// The spool holds at most `maxBytes` (see ``SpoolBudget`` for what is dropped first). It runs
+/// on a thread of its own (``SpoolExecutor``), so its writes and `fsync`s never block Swift's
+/// cooperative pool, and reads time from the clock it is given.
 actor Spool {
     struct Settings: Sendable, Equatable {
         var scannerID: ScannerID
         var batchSize: Int
         var batchAge: Duration
+        var maxBytes: Int = Self.defaultMaxBytes
 
         static let defaultBatchSize = 500
         static let defaultBatchAge: Duration = .milliseconds(250)
+        /// 256 MiB: about a million readings, hours of scanning with switchd away, while a 16 GB
+        /// SD card keeps room for the system, its journal and its wear levelling.
+        static let defaultMaxBytes = 256 * 1024 * 1024
     }
 
     nonisolated let layout: SpoolLayout
     let settings: Settings
     let logger: Logger
+    nonisolated let counters: ScannerdCounters
+    nonisolated let clock: SpoolClock
     private let sealer: BatchSealer
-    private static let newline = Data([UInt8(ascii: "\n")])
+    private let executor: SpoolExecutor
+    private static let newline = UInt8(ascii: "\n")
     private var openBatch: OpenBatch?
     /// Batches whose sealing failed (a full disk, say); retried at every later seal.
     private var unsealed: [OpenBatch] = []
@@ -32,6 +44,13 @@ actor Spool {
     /// The latest count of completed scan cycles, and of which revision; sealed batches of that
     /// revision carry it.
     private var completedScans: (revision: Int, count: Int)?
+    /// Revisions in locate mode: their batches are the first to go when the spool is full.
+    private var locateRevisions: Set<Int> = []
+    var budget: SpoolBudget
+    /// Drops and failed seals, said at most once a minute.
+    private var throttle = LogThrottle(interval: Spool.failureLogInterval)
+
+    static let failureLogInterval: Duration = .seconds(60)
 
     /// Yields (coalesced) whenever a batch has been sealed into `ready/`. One consumer.
     nonisolated let readyBatchesArrived: AsyncStream<Void>
@@ -40,10 +59,19 @@ actor Spool {
     nonisolated let openedBatches: AsyncStream<OpenedBatch>
     private let openedContinuation: AsyncStream<OpenedBatch>.Continuation
 
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Opens the spool in `directory`, creating it when missing, and seals every journal a
     /// previous process left (see ``JournalRecovery``). Throws when the directories cannot be
     /// made or read, or a leftover journal cannot be sealed.
-    init(directory: String, settings: Settings, events: EventLog, logger: Logger) throws {
+    ///
+    /// - Parameters:
+    ///   - counters: where dropped readings are counted.
+    ///   - clock: times the sealing by age and the throttled log lines.
+    init(
+        directory: String, settings: Settings, events: EventLog, logger: Logger,
+        counters: ScannerdCounters = ScannerdCounters(), clock: any Clock<Duration> = ContinuousClock()
+    ) throws {
         let layout = SpoolLayout(root: directory)
         for path in [layout.root, layout.journals, layout.ready, layout.rejected] {
             try FileSystem.makeDirectories(path)
@@ -51,10 +79,19 @@ actor Spool {
         let sealer = BatchSealer(layout: layout, events: events, logger: logger)
         let recovery = JournalRecovery(layout: layout, sealer: sealer, logger: logger)
         self.nextSequence = try recovery.recover() + 1
+        var budget = SpoolBudget(maxBytes: settings.maxBytes)
+        for name in try FileSystem.contents(ofDirectory: layout.ready).compactMap({ BatchFileName(readyText: $0) }) {
+            let bytes = try FileSystem.size(of: layout.ready(name))
+            budget.add(name, SpoolBudget.Sealed(bytes: bytes, readings: 0, expendable: false))
+        }
+        self.budget = budget
         self.layout = layout
         self.settings = settings
         self.logger = logger
+        self.counters = counters
+        self.clock = SpoolClock(clock)
         self.sealer = sealer
+        self.executor = SpoolExecutor()
         (readyBatchesArrived, readyContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         (openedBatches, openedContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
@@ -62,27 +99,48 @@ actor Spool {
     /// Appends a measurement taken under switch `revision`, sealing the open batch first when it
     /// is of another revision, and after when it is full.
     ///
-    /// Throws when the journal cannot be written: the measurement is then not in the spool. A
-    /// batch that cannot be sealed is logged and kept (see ``sealOpenBatch()``); the measurement
-    /// is in the spool all the same.
-    func append(_ measurement: Measurement, revision: Int) throws {
+    /// Never fails: a measurement that does not fit (see ``SpoolBudget``) or cannot be written
+    /// (a full or failing disk) is dropped, counted in ``ScannerdCounters/droppedReadings`` and
+    /// said in the log at most once a minute with the count. A batch that cannot be sealed is
+    /// kept (see ``sealOpenBatch()``); the measurement is in the spool all the same.
+    func append(_ measurement: Measurement, revision: Int) {
         if let openBatch, openBatch.revision != revision {
             sealLoggingFailure()
         }
-        let line = MeasurementLine.encode(measurement)
+        var line = MeasurementLine.encode(measurement)
+        line.append(Self.newline)
+        guard makeRoom(for: line.count) else {
+            drop(1, because: "the spool is full (--spool-max-bytes \(settings.maxBytes))")
+            return
+        }
         // Taken out of `openBatch` so that appending does not copy its lines.
-        var open = try openBatch.take() ?? startBatch(revision: revision)
+        var open: OpenBatch
         do {
-            try open.descriptor.write(line + Self.newline)
+            open = try openBatch.take() ?? startBatch(revision: revision)
+        } catch {
+            drop(1, because: "\(error)")
+            return
+        }
+        do {
+            try open.descriptor.write(line)
         } catch {
             openBatch = open
-            throw error
+            drop(1, because: "\(error)")
+            return
         }
-        open.batch.append(line, id: measurement.id)
+        open.batch.append(line.dropLast(), id: measurement.id)
+        budget.appended(line.count)
         openBatch = open
+        if throttle.hasUnreported { logDrops(throttle.flush(at: clock.now())) }
         if open.batch.count >= settings.batchSize {
             sealLoggingFailure()
         }
+    }
+
+    /// Says which mode `scanSwitch`'s revision scans in, for the drop policy; a revision never
+    /// described counts as survey.
+    func describe(_ scanSwitch: ScanSwitch) {
+        if scanSwitch.mode == .locate { locateRevisions.insert(scanSwitch.revision) }
     }
 
     /// Records that `count` scan cycles of `revision` are complete: every reading of them has been
@@ -93,8 +151,8 @@ actor Spool {
 
     /// Seals the open batch now, if there is one, after any whose sealing failed before.
     ///
-    /// Throws like ``append(_:revision:)``; a batch that could not be sealed keeps its journal
-    /// and is tried again at the next seal, or sealed on the next start.
+    /// Throws when a ready file cannot be written; a batch that could not be sealed keeps its
+    /// journal and is tried again at the next seal, or sealed on the next start.
     func sealOpenBatch() throws {
         if var batch = openBatch {
             openBatch = nil
@@ -109,8 +167,12 @@ actor Spool {
             unsealed.append(batch)
         }
         while let batch = unsealed.first {
-            try sealer.seal(batch.batch, as: batch.name.batch, journal: batch.path)
+            let bytes = try sealer.seal(batch.batch, as: batch.name.batch, journal: batch.path)
             unsealed.removeFirst()
+            let sealed = SpoolBudget.Sealed(
+                bytes: bytes, readings: batch.batch.count, expendable: locateRevisions.contains(batch.revision)
+            )
+            budget.sealed(batch.name.batch, sealed, journalBytes: batch.batch.journalBytes)
             readyContinuation.yield()
         }
     }
@@ -122,12 +184,52 @@ actor Spool {
         sealLoggingFailure()
     }
 
+    /// Whether the calling code runs on the spool's own thread; for tests.
+    func runsOnItsOwnThread() -> Bool {
+        SpoolExecutor.isCurrent
+    }
+
     private func sealLoggingFailure() {
         do {
             try sealOpenBatch()
         } catch {
+            guard let counts = throttle.note(1, of: "could not seal a batch: \(error)", at: clock.now()) else { return }
             logger.error("could not seal a batch; its journal is kept, and sealing is tried again with the next batch and on the next start", metadata: [
-                "error": "\(error)",
+                "failures": "\(counts)",
+            ])
+        }
+    }
+
+    /// Deletes the oldest locate-mode batches until `bytes` more fit; returns whether they do.
+    private func makeRoom(for bytes: Int) -> Bool {
+        while !budget.fits(bytes), let oldest = budget.oldestExpendable {
+            let path = layout.ready(oldest)
+            do {
+                try FileSystem.remove(path)
+            } catch {
+                logger.error("could not delete a locate-mode batch to make room in the spool", metadata: [
+                    "file": "\(path)", "error": "\(error)",
+                ])
+                return false
+            }
+            let sealed = budget.removed(oldest)
+            drop(sealed?.readings ?? 0, because: "the spool is full: the oldest locate-mode batch made room")
+        }
+        return budget.fits(bytes)
+    }
+
+    /// Counts `count` lost readings, and says so when the throttle lets it.
+    private func drop(_ count: Int, because reason: String) {
+        counters.droppedReadings.add(count, ordering: .relaxed)
+        logDrops(throttle.note(count, of: reason, at: clock.now()))
+    }
+
+    private func logDrops(_ counts: [String: Int]?) {
+        guard let counts else { return }
+        for (reason, count) in counts.sorted(by: { $0.key < $1.key }) {
+            logger.error("readings dropped; the count covers the time since the last such line", metadata: [
+                "dropped": "\(count)", "reason": "\(reason)", "spoolBytes": "\(budget.usedBytes)",
+                "spoolMaxBytes": "\(settings.maxBytes)",
             ])
         }
     }
@@ -139,7 +241,7 @@ actor Spool {
         nextSequence += 1
         let path = layout.journal(name)
         let batch = OpenBatch(name: name, path: path, descriptor: try FileDescriptor.open(path, .append))
-        openedContinuation.yield(OpenedBatch(batchID: batch.batchID, deadline: .now + settings.batchAge))
+        openedContinuation.yield(OpenedBatch(batchID: batch.batchID, deadline: clock.now() + settings.batchAge))
         return batch
     }
 }

@@ -47,6 +47,13 @@ enum FileSystem {
         access(path, F_OK) == 0
     }
 
+    /// The length of the file at `path`, in bytes.
+    static func size(of path: String) throws(SystemError) -> Int {
+        var status = stat()
+        try Syscall.retryingInterrupts("stat", path: path) { stat(path, &status) }
+        return Int(status.st_size)
+    }
+
     /// The last byte of the file at `path`, or nil when it is missing or empty: how a line cut
     /// short by a killed writer is found. (A kill can cut a `write()` of several pages short.)
     static func lastByte(of path: String) throws(SystemError) -> UInt8? {

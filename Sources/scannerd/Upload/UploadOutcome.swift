@@ -1,31 +1,49 @@
 import Foundation
 import ScanContract
 
-/// What switchd's answer to an upload means for the batch.
+/// What an answer to the upload of one batch means for that batch.
 enum UploadOutcome: Equatable {
-    /// Stored (201) or already stored (200, duplicate): the spooled copy may go.
+    /// Stored (201) or already stored (200, duplicate), by a receipt naming this very batch: the
+    /// spooled copy may go.
     case acknowledged(BatchReceipt)
-    /// Refused for good (400, 404, 409, 413, 422): sending it again would be refused again.
-    /// `response` is switchd's answer, to be kept with the batch.
+    /// switchd refused this batch's content for good: a 4xx whose error body names the batch's ID
+    /// (only switchd's ingest writes one). Sending it again would be refused again. `response` is
+    /// switchd's answer, to be kept with the batch.
     case rejected(status: Int, response: Data)
-    /// Worth sending again later (5xx, anything unexpected), with why. 401 and 403 are retried
-    /// too: the batch waits in the spool until the operator fixes the token.
+    /// Worth sending again later, with why: every other answer. A 404, 409 or 413 from a proxy, a
+    /// login page, a 5xx, a 401 or 403 (the batch waits in the spool until the operator fixes the
+    /// token), a 2xx without a receipt or with a receipt for another batch.
     case retry(String)
 
     static let acknowledgedStatuses: Set<Int> = [200, 201]
-    static let rejectedStatuses: Set<Int> = [400, 404, 409, 413, 422]
 
-    init(_ response: HTTPResponse) {
+    init(_ response: HTTPResponse, for batchID: UUID) {
         if Self.acknowledgedStatuses.contains(response.status) {
+            let receipt: BatchReceipt
             do {
-                self = .acknowledged(try JSONCoding.decoder().decode(BatchReceipt.self, from: response.body))
+                receipt = try JSONCoding.decoder().decode(BatchReceipt.self, from: response.body)
             } catch {
                 self = .retry("HTTP \(response.status) without a batch receipt: \(error)")
+                return
             }
-        } else if Self.rejectedStatuses.contains(response.status) {
+            guard receipt.batchID == batchID else {
+                self = .retry("HTTP \(response.status) with a receipt for batch \(receipt.batchID), not for this batch")
+                return
+            }
+            self = .acknowledged(receipt)
+        } else if (400..<500).contains(response.status), Self.refusal(in: response.body)?.batchID == batchID {
             self = .rejected(status: response.status, response: response.body)
         } else {
             self = .retry(SwitchdAPIError.status(response.status, SwitchdAPIError.describe(response.body)).description)
+        }
+    }
+
+    /// switchd's error detail, when the body is one.
+    private static func refusal(in body: Data) -> APIErrorBody.Detail? {
+        do {
+            return try JSONCoding.decoder().decode(APIErrorBody.self, from: body).error
+        } catch {
+            return nil
         }
     }
 }

@@ -3,17 +3,21 @@ import Logging
 import ScanContract
 import ServiceLifecycle
 
-/// Sends sealed batches to switchd, oldest first, one at a time, and settles each one:
-/// acknowledged → its ready file is deleted (`acked`); refused for good → moved to `rejected/`
-/// with switchd's answer (`rejected`, logged as an error; never sent again, never deleted);
-/// anything else (5xx, switchd unreachable) → the same batch is sent again after a backoff
-/// (100 ms doubling to 2 s). Between batches it sleeps until the spool seals another.
+/// Sends sealed batches to switchd, oldest first, one at a time, and settles each one (see
+/// ``UploadOutcome``): acknowledged by a receipt naming it → its ready file is deleted (`acked`);
+/// refused by switchd by name → moved to `rejected/` with switchd's answer (`rejected`, logged as
+/// an error; sent again only after `scannerd spool requeue`); anything else (any other 4xx or 5xx,
+/// a proxy's page, a receipt for another batch, switchd unreachable, an answer too long) → counted
+/// as a retry, logged, and the same batch is sent again after a backoff (100 ms doubling to 2 s,
+/// on `clock`). Between batches it sleeps until the spool seals another.
 struct Uploader: Service, CustomStringConvertible {
     let spool: Spool
     let api: SwitchdAPI
     let events: EventLog
     let logger: Logger
     var counters = ScannerdCounters()
+    /// Times the backoff between retries.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// How the service group names it in its logs.
     var description: String { "Uploader" }
@@ -42,16 +46,17 @@ struct Uploader: Service, CustomStringConvertible {
         } while await sealed.next() != nil
     }
 
-    /// Sends `batch` until it is acknowledged or rejected. Throws `CancellationError` when
-    /// cancelled (the batch stays ready) and the spool's errors.
+    /// Sends `batch` until it is acknowledged, rejected, or dropped by a full spool. Throws
+    /// `CancellationError` when cancelled (the batch stays ready) and the spool's errors.
     func deliver(_ batch: ReadyBatch) async throws {
-        let body = try spool.body(of: batch)
+        guard await spool.holds(batch) else { return }
+        let body = try await spool.body(of: batch)
         var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
         var metadata: Logger.Metadata = ["batchID": "\(batch.batchID)"]
         while true {
             let outcome: UploadOutcome
             do {
-                outcome = UploadOutcome(try await api.postBatch(body))
+                outcome = UploadOutcome(try await api.postBatch(body), for: batch.batchID)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -62,15 +67,15 @@ struct Uploader: Service, CustomStringConvertible {
                 // Recorded before the file goes: killed in between, the batch is sent again and
                 // acknowledged as a duplicate, so every sealed batch ends with an `acked` line.
                 events.record(.acked(batchID: batch.batchID, stored: receipt.stored, duplicate: receipt.duplicate))
-                try spool.acknowledge(batch)
+                try await spool.acknowledge(batch)
                 logger.debug("uploaded a batch", metadata: metadata.merging([
                     "stored": "\(receipt.stored)", "duplicate": "\(receipt.duplicate)", "discarded": "\(receipt.discarded)",
                 ], uniquingKeysWith: { $1 }))
                 return
             case .rejected(let status, let response):
-                try spool.reject(batch, status: status, response: response)
+                try await spool.reject(batch, status: status, response: response)
                 events.record(.rejected(batchID: batch.batchID, status: status))
-                logger.error("switchd refused a batch; it is kept in the spool's rejected folder and not sent again", metadata: metadata.merging([
+                logger.error("switchd refused this batch; it is kept in the spool's rejected folder until `scannerd spool requeue`", metadata: metadata.merging([
                     "status": "\(status)", "folder": "\(spool.layout.rejected)",
                 ], uniquingKeysWith: { $1 }))
                 return
@@ -78,7 +83,8 @@ struct Uploader: Service, CustomStringConvertible {
                 metadata["reason"] = "\(reason)"
                 counters.uploadRetries.increment()
                 logger.warning("upload failed; retrying the same batch", metadata: metadata)
-                try await Task.sleep(for: backoff.nextDelay())
+                try await clock.sleep(for: backoff.nextDelay())
+                guard await spool.holds(batch) else { return }
             }
         }
     }

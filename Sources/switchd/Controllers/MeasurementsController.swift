@@ -18,13 +18,21 @@ struct MeasurementsController {
     }
 
     /// 201 ``BatchReceipt`` for a new batch, 200 with `duplicate: true` for one already
-    /// acknowledged; 403 when a scanner token uploads for another scanner. Live streams and
-    /// switch waiters are told after the batch is committed.
+    /// acknowledged; 403 when a scanner token uploads for another scanner. A batch whose content
+    /// switchd refuses for good (422, 409) gets an error naming its `batchID`: the scanner gives a
+    /// batch up only on such an answer (see ``APIError/refusing(batch:)``). Live streams and switch
+    /// waiters are told after the batch is committed.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
-        try batch.validate()
-        let outcome = try await database.ingest(batch, at: .nowInMilliseconds())
+        let outcome: IngestOutcome
+        do {
+            try batch.validate()
+            outcome = try await database.ingest(batch, at: .nowInMilliseconds())
+        } catch {
+            throw ErrorMiddleware<AppRequestContext>.apiError(for: error, request: request, logger: context.logger)
+                .refusing(batch: batch.batchID)
+        }
         stored.increment(by: Int64(outcome.receipt.stored))
         if let lastSequence = outcome.lastSequence {
             await feed.publish(upTo: lastSequence)

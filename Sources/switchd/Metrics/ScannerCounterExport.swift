@@ -24,6 +24,7 @@ final class ScannerCounterExport: Sendable {
             (\.parseErrors, "scannerd_parse_errors_total"),
             (\.radioRecoveries, "scannerd_radio_recoveries_total"),
             (\.uploadRetries, "scannerd_upload_retries_total"),
+            (\.droppedReadings, "scannerd_dropped_readings_total"),
         ]
     }
 

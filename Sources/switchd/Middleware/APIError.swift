@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ScanContract
 
@@ -35,6 +36,16 @@ struct APIError: Error, HTTPResponseError, Sendable {
             .methodNotAllowed, code: "method_not_allowed", message: "\(method.rawValue) is not allowed here; use \(allow)",
             headers: [.allow: allow]
         )
+    }
+
+    /// This error as the refusal of the uploaded batch `batchID`, when it is one: a 422 or a 409
+    /// names the batch, so that the scanner knows switchd itself refused that very batch and gives
+    /// it up. Any other error is returned as it is, and the scanner sends the batch again.
+    func refusing(batch batchID: UUID) -> APIError {
+        guard status == .unprocessableContent || status == .conflict else { return self }
+        var refusal = self
+        refusal.body.error.batchID = batchID
+        return refusal
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -18,11 +18,14 @@ func wifiMeasurement(scan: Int = 0, rssi: Int = -60, id: UUID = UUID()) -> ScanC
 /// A spool in `directory` whose batches seal only when full, on a revision change, or when
 /// told, unless given a shorter age.
 func makeSpool(
-    in directory: String, events: EventLog, batchSize: Int = 1000, batchAge: Duration = .seconds(3600)
+    in directory: String, events: EventLog, batchSize: Int = 1000, batchAge: Duration = .seconds(3600),
+    maxBytes: Int = Spool.Settings.defaultMaxBytes, counters: ScannerdCounters = ScannerdCounters(),
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = quietLogger
 ) throws -> Spool {
     try Spool(
-        directory: directory, settings: Spool.Settings(scannerID: testScanner, batchSize: batchSize, batchAge: batchAge),
-        events: events, logger: quietLogger
+        directory: directory,
+        settings: Spool.Settings(scannerID: testScanner, batchSize: batchSize, batchAge: batchAge, maxBytes: maxBytes),
+        events: events, logger: logger, counters: counters, clock: clock
     )
 }
 
@@ -33,7 +36,7 @@ func decodeBatch(_ data: Data) throws -> MeasurementBatch {
 extension Spool {
     /// Every batch in `ready/`, decoded, oldest first.
     nonisolated func decodedReadyBatches() throws -> [MeasurementBatch] {
-        try readyBatches().map { try decodeBatch(body(of: $0)) }
+        try readyBatches().map { try decodeBatch(FileSystem.readFile($0.path)) }
     }
 }
 

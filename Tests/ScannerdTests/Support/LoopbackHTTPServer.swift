@@ -4,7 +4,9 @@ import Glibc
 /// A minimal HTTP/1.1 server on 127.0.0.1 for testing the real URLSession client: one thread
 /// accepts, one thread per connection reads a request (headers and a Content-Length body) and
 /// answers it, then closes the connection. A handler returning nil never answers (the
-/// connection stays open until ``stop()``), like a long-poll with nothing to say.
+/// connection stays open until ``stop()``), like a long-poll with nothing to say. A hostile
+/// handler (``init(replying:)``) can also stream an answer of any length, generated as it is
+/// sent and never held whole, quickly or a few bytes at a time.
 ///
 /// A socket is closed only by the thread that uses it, once it is done: tests run in parallel,
 /// and a descriptor closed under a thread still about to `accept` on it may already be another
@@ -19,15 +21,35 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     typealias Handler = @Sendable (Request) -> (status: Int, body: Data)?
 
+    /// What to send back.
+    enum Reply: Sendable {
+        /// A whole answer.
+        case answer(status: Int, body: Data)
+        /// A 200 whose body is `length` bytes of JSON-ish filler, sent in `chunk`-byte writes with
+        /// `pause` between them; its `Content-Length` is declared or, when not, the end of the
+        /// body is the end of the connection.
+        case stream(length: Int, declaringLength: Bool, chunk: Int = 64 * 1024, pause: Duration = .zero)
+        /// Nothing, until ``stop()``.
+        case silence
+    }
+
     let port: UInt16
     private let listener: CInt
-    private let handler: Handler
+    private let handler: @Sendable (Request) -> Reply
     private let lock = NSLock()
     private var held: [CInt] = []
     private var received: [Request] = []
     private var stopped = false
+    private var streamed = 0
+    private var streamsEnded = 0
 
-    init(_ handler: @escaping Handler) throws {
+    convenience init(_ handler: @escaping Handler) throws {
+        try self.init(replying: { request in
+            handler(request).map { .answer(status: $0.status, body: $0.body) } ?? .silence
+        })
+    }
+
+    init(replying handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -49,6 +71,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     var requests: [Request] { lock.withLock { received } }
+    /// Body bytes of streamed answers the kernel took from this server, over all connections.
+    var bytesStreamed: Int { lock.withLock { streamed } }
+    /// Streamed answers finished: sent whole, or the client hung up.
+    var finishedStreams: Int { lock.withLock { streamsEnded } }
 
     /// Stops accepting and drops every connection still held. Shutting the listener down ends
     /// the accept loop, which then closes it.
@@ -83,18 +109,43 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return
         }
         lock.withLock { received.append(request) }
-        guard let (status, body) = handler(request) else {
+        switch handler(request) {
+        case .silence:
             let keep = lock.withLock {
                 if !stopped { held.append(connection) }
                 return !stopped
             }
             if !keep { close(connection) }
-            return
+        case .answer(let status, let body):
+            var response = Data("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+            response.append(body)
+            _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(connection)
+        case .stream(let length, let declaringLength, let chunk, let pause):
+            stream(length, declaringLength: declaringLength, chunk: chunk, pause: pause, to: connection)
+            close(connection)
+            lock.withLock { streamsEnded += 1 }
         }
-        var response = Data("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
-        response.append(body)
-        _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        close(connection)
+    }
+
+    /// Sends the head and then filler until `length` bytes are sent or the client hangs up.
+    private func stream(_ length: Int, declaringLength: Bool, chunk: Int, pause: Duration, to connection: CInt) {
+        let lengthHeader = declaringLength ? "Content-Length: \(length)\r\n" : ""
+        let head = Data("HTTP/1.1 200 Test\r\nContent-Type: application/json\r\n\(lengthHeader)Connection: close\r\n\r\n".utf8)
+        guard head.withUnsafeBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == head.count else { return }
+        let filler = [UInt8](repeating: UInt8(ascii: " "), count: chunk)
+        var left = length
+        while left > 0 {
+            let sent = filler.withUnsafeBytes { send(connection, $0.baseAddress, min(left, chunk), Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { return }
+            left -= sent
+            lock.withLock { streamed += sent }
+            if pause > .zero {
+                let (seconds, attoseconds) = pause.components
+                usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            }
+        }
     }
 
     private func read(from connection: CInt) -> Request? {

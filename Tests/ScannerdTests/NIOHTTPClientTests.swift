@@ -4,14 +4,14 @@ import Testing
 @testable import scannerd
 
 /// The real HTTP client against a real socket on loopback.
-@Suite("URLSession HTTP client")
-struct URLSessionHTTPClientTests {
+@Suite("HTTP client")
+struct NIOHTTPClientTests {
     @Test func postsTheBodyAndReturnsTheAnswer() async throws {
         let server = try LoopbackHTTPServer { request in (201, Data("{\"got\":\(request.body.count)}".utf8)) }
         defer { server.stop() }
         let body = Data(repeating: UInt8(ascii: "x"), count: 300_000)
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/measurements")!
-        let response = try await URLSessionHTTPClient().send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
+        let response = try await NIOHTTPClient().send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
         #expect(response.status == 201)
         #expect(String(decoding: response.body, as: UTF8.self) == "{\"got\":300000}")
         let request = try #require(server.requests.first)
@@ -26,7 +26,7 @@ struct URLSessionHTTPClientTests {
         let server = try LoopbackHTTPServer { _ in (503, Data("{}".utf8)) }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
-        let response = try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+        let response = try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
         #expect(response.status == 503)
     }
 
@@ -34,7 +34,7 @@ struct URLSessionHTTPClientTests {
         let server = try LoopbackHTTPServer { _ in nil }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
-        let client = URLSessionHTTPClient()
+        let client = NIOHTTPClient()
         let request = Task { try await client.send(HTTPRequest(.get, url, timeout: .seconds(40))) }
         try await eventually("the request to arrive") { !server.requests.isEmpty }
         let start = ContinuousClock.now
@@ -49,27 +49,27 @@ struct URLSessionHTTPClientTests {
         let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+            return try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
         }
         await #expect(throws: CancellationError.self) { try await request.value }
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.requests.isEmpty)
     }
 
-    /// libcurl's own timeout normally ends a silent exchange; the client's deadline is the backstop
-    /// for a transfer that libcurl never finishes, and here it is made to come first.
+    /// The request's own timeout normally ends a silent exchange; the client's deadline is the
+    /// backstop for a transfer that never finishes, and here it is made to come first.
     @Test func aSilentServerFailsTheRequestAtTheDeadline() async throws {
         let server = try LoopbackHTTPServer { _ in nil }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
-        let client = URLSessionHTTPClient(deadline: { _ in .milliseconds(500) })
+        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) })
         let start = ContinuousClock.now
         await #expect {
             try await client.send(HTTPRequest(.get, url, timeout: .seconds(60)))
         } throws: { error in
             (error as? HTTPTransportError)?.code == .timedOut
         }
-        #expect(ContinuousClock.now - start < .seconds(20), "well before libcurl's 60 s")
+        #expect(ContinuousClock.now - start < .seconds(20), "well before the request's own 60 s")
     }
 
     @Test func aRefusedConnectionThrows() async throws {
@@ -78,7 +78,7 @@ struct URLSessionHTTPClientTests {
         server.stop()
         let url = URL(string: "http://127.0.0.1:\(port)/healthz")!
         await #expect(throws: (any Error).self) {
-            try await URLSessionHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(5)))
+            try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(5)))
         }
     }
 
@@ -87,7 +87,7 @@ struct URLSessionHTTPClientTests {
         let body = try JSONCoding.encoder().encode(current)
         let server = try LoopbackHTTPServer { _ in (200, body) }
         defer { server.stop() }
-        let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: URLSessionHTTPClient())
+        let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: NIOHTTPClient())
         #expect(try await api.scanSwitch(of: .default, afterRevision: 4, wait: .seconds(30)) == current)
         #expect(server.requests.first?.target == "/v1/scanners/default/switch?revision=4&wait=30")
     }

@@ -1,0 +1,70 @@
+import Foundation
+import ScanContract
+import Testing
+@testable import scannerd
+
+/// The real HTTP client against a loopback server that lies: answers without end, answers that
+/// trickle, answers larger than anything switchd sends.
+@Suite("HTTP client against a hostile server")
+struct HostileServerTests {
+    static let gibibyte = 1 << 30
+    static let limit = 1 << 20
+    /// What the kernel's socket buffers and libcurl's read buffer may take beyond what the client
+    /// keeps: loopback TCP buffers grow to a few MiB each way.
+    static let bufferSlack = 32 << 20
+
+    @Test(arguments: [false, true])
+    func aGibibyteAnswerFailsAtTheLimitHavingReadLittle(declaringLength: Bool) async throws {
+        let server = try LoopbackHTTPServer(replying: { _ in .stream(length: Self.gibibyte, declaringLength: declaringLength) })
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/radiomap")!
+        await #expect {
+            try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(60), answerLimit: Self.limit))
+        } throws: { error in
+            (error as? HTTPAnswerTooLargeError)?.limit == Self.limit
+        }
+        try await eventually("the server to see the client hang up") { server.finishedStreams == 1 }
+        #expect(server.bytesStreamed < Self.limit + Self.bufferSlack, "read \(server.bytesStreamed) bytes of \(Self.gibibyte)")
+        if declaringLength {
+            #expect(server.bytesStreamed < Self.bufferSlack, "a declared length over the limit ends it before the body")
+        }
+    }
+
+    @Test func everySwitchdAnswerIsBounded() async throws {
+        let server = try LoopbackHTTPServer(replying: { _ in .stream(length: Self.gibibyte, declaringLength: false) })
+        defer { server.stop() }
+        let api = SwitchdAPI(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: NIOHTTPClient(), radioMapLimit: 2 * Self.limit
+        )
+        await #expect {
+            _ = try await api.radioMap(ifNoneMatch: nil)
+        } throws: { error in
+            (error as? HTTPAnswerTooLargeError)?.limit == 2 * Self.limit
+        }
+        await #expect {
+            _ = try await api.scanSwitch(of: .default, afterRevision: nil, wait: .seconds(1))
+        } throws: { error in
+            (error as? HTTPAnswerTooLargeError)?.limit == HTTPRequest.smallAnswerLimit
+        }
+        await #expect(throws: HTTPAnswerTooLargeError.self) {
+            _ = try await api.postBatch(Data("{}".utf8))
+        }
+        try await eventually("the server to see every client hang up") { server.finishedStreams == 3 }
+        #expect(server.bytesStreamed < 3 * (2 * Self.limit + Self.bufferSlack))
+    }
+
+    /// A few bytes every 50 ms: libcurl's idle timeout never fires, the client's deadline does.
+    @Test func aTricklingAnswerFailsAtTheDeadline() async throws {
+        let server = try LoopbackHTTPServer(replying: { _ in
+            .stream(length: 16 * 1024, declaringLength: true, chunk: 8, pause: .milliseconds(50))
+        })
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch")!
+        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) })
+        await #expect {
+            try await client.send(HTTPRequest(.get, url, timeout: .seconds(60)))
+        } throws: { error in
+            (error as? HTTPTransportError)?.code == .timedOut
+        }
+    }
+}
