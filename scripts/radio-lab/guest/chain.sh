@@ -25,12 +25,15 @@ survey() {
     sleep 1 # the last batch of the last scan
     call GET "/v1/measurements?location=$location&limit=1000" | jq -c '.items[]' >"$out/chain-measurements.json"
 }
-# readings: the measurements hold the 3 hwsim APs and the 2 vhci iBeacons.
-readings() {
+# readings: the measurements hold the 3 hwsim APs (wifi_readings) and the 2 vhci iBeacons (ble_readings).
+readings() { wifi_readings && ble_readings; }
+wifi_readings() {
     for k in 0 1 2; do
         jq_any "$out/chain-measurements.json" ".kind == \"wifi\" and (.bssid | ascii_downcase) == \"02:00:00:00:0$k:00\"
             and .ssid == \"floorscan-lab-ch$((1 + 5 * k))\" and .frequencyMHz == $((2412 + 25 * k))" || return 1
     done
+}
+ble_readings() {
     jq_any "$out/chain-measurements.json" ".kind == \"ble\" and (.uuid | ascii_downcase) == \"$uuid_a\" and .major == 100 and .minor == 1 and .rssi == -60" &&
         jq_any "$out/chain-measurements.json" ".kind == \"ble\" and (.uuid | ascii_downcase) == \"$uuid_b\" and .major == 200 and .minor == 2 and .rssi == -72"
 }
