@@ -3,8 +3,21 @@
 
 floorscan_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# The daemons the Debian packages ship, one package floorscan-NAME each (debian/control, debian/rules):
+# the products scripts/package --arch arm64 cross-builds and scripts/pi-test installs.
+floorscan_daemons=(scannerd switchd)
+# The offline evaluator: an executable of its own, cross-built beside the daemons but packaged in
+# neither (scripts/pi-test runs it from the cross-build folder, which the emulated Pi sees).
+floorscan_evaluator=floorscan-evaluate
+
 # The Debian packages the build and the scripts need (C libraries as -dev packages).
 floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq systemd)
+
+# The Debian mirror apt uses on this machine (deb822 URIs: or a one-line deb entry).
+floorscan_debian_mirror() {
+    cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
+        | awk '/^URIs:/ && $2 ~ /\/debian\/?$/ {print $2; exit} /^deb / && $2 ~ /\/debian\/?$/ {print $2; exit}' || true
+}
 
 floorscan_install_deps() {
     local missing=()

@@ -117,10 +117,13 @@ struct Scannerd {
     /// Creates the state directory and takes its lock; throws when another scannerd holds it.
     private static func claimStateDirectory(_ configuration: ScannerdConfiguration) throws -> DirectoryLock {
         try FileSystem.makeDirectories(configuration.stateDirectory)
+        // A plain catch, not `catch where`: Debian's Swift 6.2.3 crashes on a `catch where` around this
+        // typed-throws initializer inside a plain `throws` function (SIL verification failure).
         do {
             return try DirectoryLock(path: configuration.lockPath)
-        } catch where error.errno == EWOULDBLOCK {
-            throw ScannerdError.stateDirectoryInUse(configuration.stateDirectory)
+        } catch {
+            if error.errno == EWOULDBLOCK { throw ScannerdError.stateDirectoryInUse(configuration.stateDirectory) }
+            throw error
         }
     }
 
