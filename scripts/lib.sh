@@ -11,7 +11,7 @@ floorscan_daemons=(scannerd switchd)
 floorscan_evaluator=floorscan-evaluate
 
 # The Debian packages the build and the scripts need (C libraries as -dev packages).
-floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq systemd)
+floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq openssl systemd)
 
 # The Debian mirror apt uses on this machine (deb822 URIs: or a one-line deb entry).
 floorscan_debian_mirror() {

@@ -3,7 +3,7 @@ import Harness
 import Testing
 
 /// switchd serves HTTPS with `--tls-certificate` and `--tls-key`; a client that trusts the
-/// certificate (curl, which is libcurl as scannerd's URLSession is) gets its answers, one that
+/// certificate (curl here; scannerd with --ca-file in ScannerdTests/HTTP/CAFileTests) gets its answers, one that
 /// does not is refused at the handshake, and plain HTTP gets nothing.
 @Suite("End to end: HTTPS", .serialized)
 struct TLSTests {

@@ -93,6 +93,12 @@ struct RunCommand: AsyncParsableCommand {
     )
     var tokenFile: String?
 
+    @Option(
+        name: .customLong("ca-file"),
+        help: "PEM file of the certificates to trust for an https:// switchd: the building's CA, or switchd's own self-signed certificate (a pin). Without it, the system's trust store."
+    )
+    var caFile: String?
+
     @OptionGroup var logging: LoggingOptions
 
     /// Room for a few full batches: less and the spool would drop readings before switchd could take them.
@@ -155,7 +161,14 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let scannerd = try Scannerd(configuration, http: NIOHTTPClient(), logger: logger, systemd: try SystemdNotifier())
-        try await scannerd.run()
+        let http = try caFile.map { try NIOHTTPClient(caFile: $0) } ?? NIOHTTPClient()
+        do {
+            let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
+            try await scannerd.run()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,15 +18,48 @@ import FoundationNetworking
 /// Each request ends at the first of: the answer read whole, the answer over its limit, the
 /// calling task's cancellation (`CancellationError`), or a deadline a little past the request's
 /// timeout, which also covers a body that trickles in a few bytes at a time.
+///
+/// `https://` switchd addresses are verified against the system's trust store, or, given a CA
+/// file, against the certificates in that file only (the building's CA, or switchd's own
+/// self-signed certificate, which then acts as a pin).
 struct NIOHTTPClient: HTTPClient {
     private let client: AsyncHTTPClient.HTTPClient
+    private let ownsClient: Bool
     private let deadline: @Sendable (Duration) -> Duration
 
     /// - Parameter deadline: how long a request with the given timeout may take in all, body
     ///   included, before it fails as timed out.
     init(deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }) {
         client = .shared
+        ownsClient = false
         self.deadline = deadline
+    }
+
+    /// A client that trusts only the certificates in the PEM file at `caFile` for `https://`.
+    /// Call ``shutdown()`` once done with it.
+    ///
+    /// - Throws: ``CAFileError`` when the file cannot be read or holds no PEM certificate.
+    init(caFile: String, deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }) throws {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+        } catch {
+            throw CAFileError(path: caFile, reason: "\(error)")
+        }
+        guard !certificates.isEmpty else { throw CAFileError(path: caFile, reason: "it holds no PEM certificate") }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(certificates)
+        client = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClient.HTTPClient.Configuration(tlsConfiguration: tls)
+        )
+        ownsClient = true
+        self.deadline = deadline
+    }
+
+    /// Closes the connections of a client made with a CA file; the shared client needs nothing.
+    func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -126,4 +160,11 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+}
+
+/// The `--ca-file` cannot serve as trust roots.
+struct CAFileError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "--ca-file \(path): not a readable PEM certificate file (\(reason))" }
 }

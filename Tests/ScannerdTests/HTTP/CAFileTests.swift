@@ -1,0 +1,70 @@
+import Foundation
+import Harness
+import Testing
+@testable import scannerd
+
+/// `scannerd run --ca-file`: against a real switchd serving HTTPS with a self-signed certificate,
+/// the client trusts exactly the certificates of its CA file: switchd's own (a pin) is accepted,
+/// another self-signed one and the system's trust store are refused at the handshake, and a file
+/// that is no certificate stops it before any request.
+@Suite("scannerd's HTTPS trust (--ca-file)", .serialized)
+struct CAFileTests {
+    static let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
+
+    /// Makes a self-signed P-256 certificate for 127.0.0.1 and its key in `folder`.
+    private func selfSigned(_ name: String, in folder: TemporaryFolder) async throws -> (certificate: String, key: String) {
+        let certificate = folder.path("\(name).crt")
+        let key = folder.path("\(name).key")
+        let made = try await runToEnd(at: Self.openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        try #require(made.status == 0, "\(made.standardError)")
+        return (certificate, key)
+    }
+
+    @Test func switchdsOwnCertificateIsTrustedAndNothingElse() async throws {
+        let folder = try TemporaryFolder("ca-file")
+        defer { folder.remove() }
+        let served = try await selfSigned("switchd", in: folder)
+        let other = try await selfSigned("other", in: folder)
+        let switchd = try await SwitchdInstance.start(in: folder, arguments: ["--tls-certificate", served.certificate, "--tls-key", served.key])
+        defer { switchd.process.signal(SIGKILL) }
+        let healthz = HTTPRequest(.get, URL(string: "https://127.0.0.1:\(switchd.port)/healthz")!, timeout: .seconds(30))
+
+        let pinned = try NIOHTTPClient(caFile: served.certificate)
+        let answer = try await pinned.send(healthz)
+        try await pinned.shutdown()
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains(#""status":"ok""#))
+
+        // Refused at the handshake; the client keeps trying until the request's timeout.
+        var refused = healthz
+        refused.timeout = .seconds(3)
+        let wrongPin = try NIOHTTPClient(caFile: other.certificate)
+        let wrongPinError = await #expect(throws: (any Error).self, "another certificate is no pin for switchd's") {
+            _ = try await wrongPin.send(refused)
+        }
+        try await wrongPin.shutdown()
+        #expect("\(wrongPinError.map { "\($0)" } ?? "")".contains("CERTIFICATE_VERIFY_FAILED"), "\(String(describing: wrongPinError))")
+
+        let systemError = await #expect(throws: (any Error).self, "a self-signed certificate is in no system trust store") {
+            _ = try await NIOHTTPClient().send(refused)
+        }
+        #expect("\(systemError.map { "\($0)" } ?? "")".contains("CERTIFICATE_VERIFY_FAILED"), "\(String(describing: systemError))")
+    }
+
+    @Test func aFileThatIsNoCertificateIsRefusedNamingIt() throws {
+        let folder = try TemporaryFolder("ca-file-bad")
+        defer { folder.remove() }
+        let bogus = folder.path("not-a-certificate.pem")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: bogus))
+        for path in [bogus, folder.path("missing.pem")] {
+            #expect {
+                _ = try NIOHTTPClient(caFile: path)
+            } throws: { error in
+                "\(error)".hasPrefix("--ca-file \(path): ")
+            }
+        }
+    }
+}
