@@ -5,7 +5,7 @@ import Testing
 
 /// The real HTTP client against a loopback server that lies: answers without end, answers that
 /// trickle, answers larger than anything switchd sends.
-@Suite("HTTP client against a hostile server")
+@Suite("HTTP client against a hostile server", .timeLimit(.minutes(1)))
 struct HostileServerTests {
     static let gibibyte = 1 << 30
     static let limit = 1 << 20
@@ -23,7 +23,7 @@ struct HostileServerTests {
         } throws: { error in
             (error as? HTTPAnswerTooLargeError)?.limit == Self.limit
         }
-        try await eventually("the server to see the client hang up") { server.finishedStreams == 1 }
+        await server.streamsFinished.reached(1)
         #expect(server.bytesStreamed < Self.limit + Self.bufferSlack, "read \(server.bytesStreamed) bytes of \(Self.gibibyte)")
         if declaringLength {
             #expect(server.bytesStreamed < Self.bufferSlack, "a declared length over the limit ends it before the body")
@@ -49,7 +49,7 @@ struct HostileServerTests {
         await #expect(throws: HTTPAnswerTooLargeError.self) {
             _ = try await api.postBatch(Data("{}".utf8))
         }
-        try await eventually("the server to see every client hang up") { server.finishedStreams == 3 }
+        await server.streamsFinished.reached(3)
         #expect(server.bytesStreamed < 3 * (2 * Self.limit + Self.bufferSlack))
     }
 

@@ -8,19 +8,21 @@ import Testing
 /// The uploader over real HTTP against a server that is not switchd, or a switchd that lies:
 /// nothing is given up but on switchd's own refusal of that batch, nothing deleted but on its
 /// own receipt.
-@Suite("Uploader against a hostile server")
+@Suite("Uploader against a hostile server", .timeLimit(.minutes(1)))
 struct UploaderHostileServerTests {
     struct Rig {
         let directory: TemporaryDirectory
         let spool: Spool
         let server: LoopbackHTTPServer
         let uploader: Uploader
+        /// Every event, as it is recorded.
+        let tap = EventTap()
         var eventLog: EventLogReader { EventLogReader(path: directory.file("events.jsonl")) }
 
         /// `reply` answers each upload, given its batch and how many came before.
         init(_ reply: @escaping @Sendable (MeasurementBatch, Int) -> LoopbackHTTPServer.Reply) throws {
             directory = try TemporaryDirectory()
-            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger)
+            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger, tap: tap.record)
             spool = try makeSpool(in: directory.file("spool"), events: events)
             let count = Mutex(0)
             server = try LoopbackHTTPServer(replying: { request in
@@ -42,6 +44,11 @@ struct UploaderHostileServerTests {
             await spool.append(wifiMeasurement(), revision: 1)
             try await spool.sealOpenBatch()
             return try spool.readyBatches().last!.batchID
+        }
+
+        /// The uploader, running until the test stops it (``Task/stopped()``).
+        func startUploading() -> Task<Void, any Error> {
+            Task { [uploader] in try await uploader.run() }
         }
 
         var postedBatchIDs: [UUID] {
@@ -66,10 +73,12 @@ struct UploaderHostileServerTests {
         }
         defer { rig.server.stop() }
         let batchID = try await rig.seal()
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
-        try await eventually("the batch to be acknowledged by its own receipt") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty, "deleted on its own receipt")
         #expect(try rig.postedBatchIDs == Array(repeating: batchID, count: 6))
         #expect(try rig.rejectedFiles.isEmpty, "nothing given up")
         #expect(rig.uploader.counters.uploadRetries.load(ordering: .relaxed) == 5)
@@ -86,21 +95,24 @@ struct UploaderHostileServerTests {
         }
         defer { rig.server.stop() }
         let batchID = try await rig.seal()
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
-        try await eventually("the batch to be rejected") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty)
         #expect(try rig.rejectedFiles.sorted().map { $0.hasSuffix(".response.json") } == [false, true])
-        running.cancel()
-        _ = try? await running.value
 
         let requeued = try rig.spool.layout.requeueRejected()
         #expect(requeued.map(\.batchID) == [batchID])
         #expect(try rig.rejectedFiles.isEmpty)
         #expect(try rig.spool.readyBatches().map(\.batchID) == [batchID])
 
-        let again = Task { [uploader = rig.uploader] in try await uploader.run() }
+        let again = rig.startUploading()
         defer { again.cancel() }
-        try await eventually("the re-queued batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.first { if case .acked(batchID, _, _) = $0 { true } else { false } }
+        try await again.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty)
         #expect(try rig.postedBatchIDs == [batchID, batchID])
         #expect(try rig.eventLog.events("acked").map { $0["batchID"] as? String } == [batchID.uuidString])
     }

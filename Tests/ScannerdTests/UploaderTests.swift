@@ -6,19 +6,21 @@ import Clocks
 @testable import scannerd
 
 /// The uploader against switchd's answers, scripted at the HTTP edge.
-@Suite("Uploader")
+@Suite("Uploader", .timeLimit(.minutes(1)))
 struct UploaderTests {
     struct Rig {
         let directory: TemporaryDirectory
         let spool: Spool
         let client: ScriptedHTTPClient
         let uploader: Uploader
+        /// Every event, as it is recorded.
+        let tap = EventTap()
         var eventLog: EventLogReader { EventLogReader(path: directory.file("events.jsonl")) }
 
         /// - Parameter clock: times the backoff; retries come at once unless a test clock is given.
         init(clock: any Clock<Duration> = ImmediateClock(), _ respond: @escaping ScriptedHTTPClient.Responder) throws {
             directory = try TemporaryDirectory()
-            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger)
+            let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger, tap: tap.record)
             spool = try makeSpool(in: directory.file("spool"), events: events)
             client = ScriptedHTTPClient(respond)
             uploader = Uploader(
@@ -35,16 +37,23 @@ struct UploaderTests {
             try await spool.sealOpenBatch()
             return try spool.readyBatches().last!.batchID
         }
+
+        /// The uploader, running until the test stops it (``Task/stopped()``).
+        func startUploading() -> Task<Void, any Error> {
+            Task { [uploader] in try await uploader.run() }
+        }
     }
 
     @Test func anAcknowledgedBatchIsDeleted() async throws {
         let rig = try Rig { request, _ in try storedReceipt(for: request) }
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
         let batchID = try await rig.seal(count: 3)
-        try await eventually("the batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
 
+        #expect(try rig.spool.readyBatches().isEmpty)
         #expect(try await rig.client.postedBatchIDs() == [batchID])
         let request = try #require(await rig.client.requests.first)
         #expect(request.url.absoluteString == "http://switchd.invalid:8080/v1/measurements")
@@ -69,17 +78,16 @@ struct UploaderTests {
             }
         }
         let batchID = try await rig.seal()
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
         // Time moves only here, 10 ms at a time, until the next attempt goes out.
         for attempt in 1...3 {
-            try await eventually("attempt \(attempt + 1)") {
-                await clock.advance(by: .milliseconds(10))
-                return await rig.client.requests.count > attempt
-            }
+            await clock.step(by: .milliseconds(10)) { await rig.client.requests.count > attempt }
         }
-        try await eventually("the batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty)
         #expect(try await rig.client.postedBatchIDs() == Array(repeating: batchID, count: 4))
         let bodies = await rig.client.requests.map(\.body)
         #expect(Set(bodies).count == 1, "every retry sends the very same batch")
@@ -102,10 +110,12 @@ struct UploaderTests {
             return try storedReceipt(for: request)
         }
         let batchID = try await rig.seal()
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
-        try await eventually("the batch to be acknowledged by its own receipt") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty, "deleted on its own receipt")
         #expect(try await rig.client.postedBatchIDs() == [batchID, batchID, batchID], "kept and sent again after each wrong receipt")
         #expect(rig.uploader.counters.uploadRetries.load(ordering: .relaxed) == 2, "each wrong receipt counted")
         #expect(try rig.eventLog.events("acked").map { $0["batchID"] as? String } == [batchID.uuidString])
@@ -123,11 +133,18 @@ struct UploaderTests {
         }
         let rejectedID = try await rig.seal(revision: 1)
         let nextID = try await rig.seal(revision: 2)
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
 
-        try await eventually("both batches to be settled") { try rig.spool.readyBatches().isEmpty }
+        await rig.tap.settled(nextID)
         #expect(try await rig.client.postedBatchIDs() == [rejectedID, nextID], "oldest first; the rejected one once")
+
+        // Later batches go out; the rejected one is never sent again.
+        let thirdID = try await rig.seal(revision: 3)
+        await rig.tap.settled(thirdID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty)
+        #expect(try await rig.client.postedBatchIDs() == [rejectedID, nextID, thirdID])
 
         let rejectedFiles = try FileManager.default.contentsOfDirectory(atPath: rig.spool.layout.rejected)
         #expect(rejectedFiles.contains { $0.hasSuffix("\(rejectedID.uuidString).json") })
@@ -136,12 +153,7 @@ struct UploaderTests {
         #expect(rejected.count == 1)
         #expect(rejected.first?["batchID"] as? String == rejectedID.uuidString)
         #expect(rejected.first?["status"] as? Int == 422)
-        #expect(try rig.eventLog.events("acked").map { $0["batchID"] as? String } == [nextID.uuidString])
-
-        // Later batches go out; the rejected one is never sent again.
-        _ = try await rig.seal(revision: 3)
-        try await eventually("the third batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
-        #expect(try await rig.client.postedBatchIDs().filter { $0 == rejectedID }.count == 1)
+        #expect(try rig.eventLog.events("acked").map { $0["batchID"] as? String } == [nextID.uuidString, thirdID.uuidString])
     }
 
     @Test func aDuplicateReceiptAcknowledgesToo() async throws {
@@ -151,9 +163,11 @@ struct UploaderTests {
             return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(receipt))
         }
         let batchID = try await rig.seal()
-        let running = Task { [uploader = rig.uploader] in try await uploader.run() }
-        defer { running.cancel() }
-        try await eventually("the batch to be acknowledged") { try rig.spool.readyBatches().isEmpty }
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        #expect(try rig.spool.readyBatches().isEmpty)
         let acked = try rig.eventLog.events("acked")
         #expect(acked.first?["batchID"] as? String == batchID.uuidString)
         #expect(acked.first?["duplicate"] as? Bool == true)

@@ -60,12 +60,15 @@ import Testing
         try await makeApp(try .inMemory()).test(.router) { client in
             let first = UUID()
             let uri = "/v1/scanners/default/counters"
+            let sent = Date.now.timeIntervalSince1970
             #expect(try await client.send(.put, uri, json: ScannerCounters(run: first, advertisements: 10, wifiScans: 2, spoolDepth: 4)).status == .noContent)
+            let answered = Date.now.timeIntervalSince1970
             var samples = try await client.scrape()
             #expect(samples[#"scannerd_advertisements_total{scanner="default"}"#] == 10)
             #expect(samples[#"scannerd_wifi_scans_total{scanner="default"}"#] == 2)
             #expect(samples[#"scannerd_spool_depth_batches{scanner="default"}"#] == 4)
-            #expect(samples[#"scannerd_last_report_timestamp_seconds{scanner="default"}"#] > Date.now.timeIntervalSince1970 - 60)
+            let reported = samples[#"scannerd_last_report_timestamp_seconds{scanner="default"}"#]
+            #expect(sent <= reported && reported <= answered, "the time switchd received the report")
 
             // The same run counted on: only the growth is added; an older report adds nothing.
             _ = try await client.send(.put, uri, json: ScannerCounters(run: first, advertisements: 25, wifiScans: 2, uploadRetries: 1, droppedReadings: 7))
@@ -107,27 +110,26 @@ import Testing
         }
     }
 
+    /// The gauge rises before the stream writes anything, so it is 1 once an event arrives; it
+    /// falls when the stream ends, which the client cannot see, so the test waits for that change.
     @Test func feedSubscribersRiseWhileAStreamIsOpen() async throws {
-        try await makeApp(try .inMemory()).test(.live) { client in
+        let watch = MeterWatch()
+        let metrics = SwitchdMetrics(wrap: watch.wrap)
+        try await makeApp(try .inMemory(), metrics: metrics).test(.live) { client in
             let port = try #require(client.port)
             let series = #"switchd_feed_subscribers{feed="measurements"}"#
+            let spot = try await SurveySpot.make(client)
+            let on = try await client.startSurvey(at: spot.location.id)
             let during = try await withEventStream(port: port, path: "/v1/measurements/stream") { reader in
                 #expect(try await reader.status() == 200)
-                return try await scrapeUntil(client, series, equals: 1)
+                _ = try await client.uploadNew(Readings.batch([Readings.wifi()], revision: on.revision))
+                _ = try #require(try await reader.nextEvent())
+                return try await client.scrape()[series]
             }
             #expect(during == 1)
-            #expect(try await scrapeUntil(client, series, equals: 0) == 0, "the stream ended when the client left")
+            let changes = await watch.changes(2, of: "switchd_feed_subscribers", [("feed", "measurements")])
+            #expect(changes == [1, 0], "one subscriber came and went")
+            #expect(try await client.scrape()[series] == 0, "the stream ended when the client left")
         }
-    }
-
-    /// The series' value once it equals `expected`, or its last value after about 2 s: the
-    /// stream's body starts, and ends, a moment after the client sees it.
-    private func scrapeUntil(_ client: some TestClientProtocol, _ series: String, equals expected: Double) async throws -> Double {
-        var value = try await client.scrape()[series]
-        for _ in 0..<100 where value != expected {
-            try await Task.sleep(for: .milliseconds(20))
-            value = try await client.scrape()[series]
-        }
-        return value
     }
 }

@@ -8,7 +8,8 @@ import ScanContract
 /// Each line goes out with a single `write()` on a descriptor opened `O_APPEND`, so lines from
 /// concurrent writers never interleave and a line written before the process is killed stays.
 /// A failed write is logged and the daemon carries on: the event log must not stop scanning.
-/// A `tap` (tests give one) is handed every event as it is recorded, written or not.
+/// A `tap` (tests give one) is handed every event once it is recorded: after its line is written
+/// (or failed to be, or when nothing is written), so a test woken by it finds the line in the file.
 final class EventLog: Sendable {
     enum Destination: Sendable, Equatable {
         case none
@@ -59,7 +60,7 @@ final class EventLog: Sendable {
     var isEnabled: Bool { descriptor != nil }
 
     func record(_ event: ScannerEvent) {
-        tap?(event)
+        defer { tap?(event) }
         guard let descriptor else { return }
         let line = EventLine(event: event, monotonicNs: DispatchTime.now().uptimeNanoseconds, time: Date())
         do {

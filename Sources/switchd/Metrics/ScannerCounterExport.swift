@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Reports live in memory: after a switchd restart each scanner's next report counts in full.
 final class ScannerCounterExport: Sendable {
-    private let factory: PrometheusMetricsFactory
+    private let factory: any MetricsFactory
     /// The highest counts seen of each scanner's current run.
     private let latest = Mutex<[ScannerID: ScannerCounters]>([:])
 
@@ -28,7 +28,7 @@ final class ScannerCounterExport: Sendable {
         ]
     }
 
-    init(factory: PrometheusMetricsFactory) {
+    init(factory: any MetricsFactory) {
         self.factory = factory
     }
 

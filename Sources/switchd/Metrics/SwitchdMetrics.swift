@@ -8,7 +8,8 @@ import Prometheus
 /// run several in one process never see each other's counts.
 final class SwitchdMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
+    /// Makes every metric; records into `registry`.
+    let factory: any MetricsFactory
     /// Readings stored by `POST /v1/measurements` (duplicates and discarded batches add nothing).
     let measurementsStored: CoreMetrics.Counter
     /// Positions stored by `POST /v1/positions`.
@@ -20,9 +21,14 @@ final class SwitchdMetrics: Sendable {
     /// Requests refused 429 because their address failed to authenticate too often.
     let authThrottled: CoreMetrics.Counter
 
-    init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    /// - Parameter wrap: sees every metric on its way to the registry; the wrapper it returns must
+    ///   hand each change on, or `GET /metrics` misses it. Tests wrap to wait for a change.
+    init(
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        wrap: (any MetricsFactory) -> any MetricsFactory = { $0 }
+    ) {
         self.registry = registry
-        let factory = PrometheusMetricsFactory(registry: registry)
+        let factory = wrap(PrometheusMetricsFactory(registry: registry))
         self.factory = factory
         measurementsStored = CoreMetrics.Counter(label: "switchd_measurements_stored_total", factory: factory)
         positionsStored = CoreMetrics.Counter(label: "switchd_positions_stored_total", factory: factory)

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 @testable import scannerd
 
@@ -84,5 +85,16 @@ final class EventTap: Sendable {
     /// Waits for `entry` (as in ``timeline``).
     func waitFor(_ entry: String) async {
         await first { Self.timelineEntry($0) == entry }
+    }
+
+    /// Waits until the uploader has settled batch `batchID`: acknowledged (`acked`, recorded just
+    /// before its file is deleted) or rejected (`rejected`, recorded once it is moved).
+    func settled(_ batchID: UUID) async {
+        await first { event in
+            switch event {
+            case .acked(let id, _, _), .rejected(let id, _): id == batchID
+            default: false
+            }
+        }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import Glibc
+import Harness
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 for testing the real URLSession client: one thread
 /// accepts, one thread per connection reads a request (headers and a Content-Length body) and
 /// answers it, then closes the connection. A handler returning nil never answers (the
 /// connection stays open until ``stop()``), like a long-poll with nothing to say. A hostile
 /// handler (``init(replying:)``) can also stream an answer of any length, generated as it is
-/// sent and never held whole, quickly or a few bytes at a time.
+/// sent and never held whole, quickly or a few bytes at a time. A test waits for requests to
+/// arrive and streams to end with ``requestsArrived`` and ``streamsFinished``, never by polling.
 ///
 /// A socket is closed only by the thread that uses it, once it is done: tests run in parallel,
 /// and a descriptor closed under a thread still about to `accept` on it may already be another
@@ -26,7 +28,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         /// A whole answer.
         case answer(status: Int, body: Data)
         /// A 200 whose body is `length` bytes of JSON-ish filler, sent in `chunk`-byte writes with
-        /// `pause` between them; its `Content-Length` is declared or, when not, the end of the
+        /// `pause` between them (the peer's own pace, which is what is under test: the client sees
+        /// bytes keep coming; no assertion times it); its `Content-Length` is declared or, when not, the end of the
         /// body is the end of the connection.
         case stream(length: Int, declaringLength: Bool, chunk: Int = 64 * 1024, pause: Duration = .zero)
         /// Nothing, until ``stop()``.
@@ -41,7 +44,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var received: [Request] = []
     private var stopped = false
     private var streamed = 0
-    private var streamsEnded = 0
+    /// Requests read whole, counted once ``requests`` holds them.
+    let requestsArrived = WaitableCount()
+    /// Streamed answers finished: sent whole, or the client hung up; counted once the
+    /// connection is closed and ``bytesStreamed`` has all of it.
+    let streamsFinished = WaitableCount()
 
     convenience init(_ handler: @escaping Handler) throws {
         try self.init(replying: { request in
@@ -73,8 +80,6 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     var requests: [Request] { lock.withLock { received } }
     /// Body bytes of streamed answers the kernel took from this server, over all connections.
     var bytesStreamed: Int { lock.withLock { streamed } }
-    /// Streamed answers finished: sent whole, or the client hung up.
-    var finishedStreams: Int { lock.withLock { streamsEnded } }
 
     /// Stops accepting and drops every connection still held. Shutting the listener down ends
     /// the accept loop, which then closes it.
@@ -109,6 +114,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return
         }
         lock.withLock { received.append(request) }
+        requestsArrived.add()
         switch handler(request) {
         case .silence:
             let keep = lock.withLock {
@@ -124,7 +130,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case .stream(let length, let declaringLength, let chunk, let pause):
             stream(length, declaringLength: declaringLength, chunk: chunk, pause: pause, to: connection)
             close(connection)
-            lock.withLock { streamsEnded += 1 }
+            streamsFinished.add()
         }
     }
 
@@ -142,6 +148,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             left -= sent
             lock.withLock { streamed += sent }
             if pause > .zero {
+                // The trickling peer's pace: this thread is the peer, so it blocks.
                 let (seconds, attoseconds) = pause.components
                 usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
             }
