@@ -106,11 +106,7 @@ public struct Measurement: Hashable, Sendable {
 }
 
 extension Measurement: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id, kind, time, rssi, scan
-        case bssid, ssid, frequencyMHz
-        case address, uuid, major, minor, txPower
-    }
+    typealias CodingKeys = MeasurementField.Key
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -162,24 +158,17 @@ extension Measurement: Codable {
         return narrow
     }
 
+    /// Writes ``forEachField(_:)``'s fields: the same list scannerd's spool writes its lines from.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(time, forKey: .time)
-        try c.encode(rssi, forKey: .rssi)
-        try c.encode(scan, forKey: .scan)
-        switch observation {
-        case .wifi(let wifi):
-            try c.encode(wifi.bssid, forKey: .bssid)
-            try c.encode(wifi.ssid, forKey: .ssid)
-            try c.encode(wifi.frequencyMHz, forKey: .frequencyMHz)
-        case .ble(let ble):
-            try c.encode(ble.address, forKey: .address)
-            try c.encode(ble.beacon.uuid, forKey: .uuid)
-            try c.encode(ble.beacon.major, forKey: .major)
-            try c.encode(ble.beacon.minor, forKey: .minor)
-            try c.encode(ble.txPower, forKey: .txPower)
+        try forEachField { key, value in
+            switch value {
+            case .integer(let number): try c.encode(number, forKey: key)
+            case .string(let text): try c.encode(text, forKey: key)
+            case .mac(let address): try c.encode(address, forKey: key)
+            case .uuid(let uuid): try c.encode(uuid, forKey: key)
+            case .time(let date): try c.encode(date, forKey: key)
+            }
         }
     }
 }

@@ -1,53 +1,24 @@
 import Foundation
 import ScanContract
 
-/// A ``Measurement`` as one line of JSON, written by hand because the spool writes hundreds a
-/// second and `JSONEncoder` would be most of scannerd's work. The text is what
-/// `JSONCoding.encoder()` writes (keys sorted, times in UTC with milliseconds; tests hold the two
-/// to the same bytes).
+/// A ``Measurement`` as one line of JSON, written straight to bytes because the spool writes
+/// hundreds a second and `JSONEncoder` would be most of scannerd's work. The fields come from the
+/// contract's one list of them (``Measurement/forEachField(_:)``), which `Codable` writes too; the
+/// text is what `JSONCoding.encoder()` writes (keys sorted, times in UTC with milliseconds; tests
+/// hold the two to the same bytes).
 enum MeasurementLine {
+    /// ``Measurement/forEachField(_:)``'s fields as bytes, in its order.
     static func encode(_ measurement: Measurement) -> Data {
         var json = JSONBytes()
-        // Keys in the order `.sortedKeys` gives them.
-        switch measurement.observation {
-        case .wifi(let wifi):
-            json.key("bssid")
-            json.mac(wifi.bssid)
-            json.key("frequencyMHz")
-            json.integer(wifi.frequencyMHz)
-            json.key("id")
-            json.uuid(measurement.id)
-            json.key("kind")
-            json.string(RadioKind.wifi.rawValue)
-            json.key("rssi")
-            json.integer(measurement.rssi)
-            json.key("scan")
-            json.integer(measurement.scan)
-            json.key("ssid")
-            json.string(wifi.ssid)
-            json.key("time")
-            json.string(formatTime(measurement.time))
-        case .ble(let ble):
-            json.key("address")
-            json.mac(ble.address)
-            json.key("id")
-            json.uuid(measurement.id)
-            json.key("kind")
-            json.string(RadioKind.ble.rawValue)
-            json.key("major")
-            json.integer(Int(ble.beacon.major))
-            json.key("minor")
-            json.integer(Int(ble.beacon.minor))
-            json.key("rssi")
-            json.integer(measurement.rssi)
-            json.key("scan")
-            json.integer(measurement.scan)
-            json.key("time")
-            json.string(formatTime(measurement.time))
-            json.key("txPower")
-            json.integer(ble.txPower)
-            json.key("uuid")
-            json.uuid(ble.beacon.uuid)
+        measurement.forEachField { key, value in
+            json.key(key.rawValue)
+            switch value {
+            case .integer(let number): json.integer(number)
+            case .string(let text): json.string(text)
+            case .mac(let address): json.mac(address)
+            case .uuid(let uuid): json.uuid(uuid)
+            case .time(let date): json.string(formatTime(date))
+            }
         }
         return json.finish()
     }
@@ -81,11 +52,11 @@ struct JSONBytes {
         if opening { bytes.append(UInt8(ascii: "{")) }
     }
 
-    mutating func key(_ name: StaticString) {
+    mutating func key(_ name: String) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
         bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: name.utf8)
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
