@@ -110,6 +110,16 @@ import Testing
         Case(method: .get, path: "/v1/measurements?since=yesterday", status: .unprocessableContent, code: "invalid_field", field: "since"),
         Case(method: .get, path: "/v1/measurements?location=x", status: .unprocessableContent, code: "invalid_field", field: "location"),
         Case(method: .get, path: "/v1/measurements/stream?after=-3", status: .unprocessableContent, code: "invalid_field", field: "after"),
+        // `null` where the contract allows only a value (or leaving the field out) is refused, not
+        // taken for "left out".
+        Case(method: .patch, path: "/v1/scanners/default/switch", body: #"{"scanning": null}"#, status: .unprocessableContent, code: "invalid_field", field: "scanning"),
+        Case(method: .patch, path: "/v1/scanners/default/switch", body: #"{"expectedRevision": null, "scanning": false}"#, status: .unprocessableContent, code: "invalid_field", field: "expectedRevision"),
+        Case(method: .patch, path: "/v1/floors/1", body: #"{"name": null}"#, status: .unprocessableContent, code: "invalid_field", field: "name"),
+        Case(
+            method: .put, path: "/v1/scanners/default/counters",
+            body: #"{"run": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "advertisements": 1, "wifiScans": 1, "parseErrors": 0, "radioRecoveries": 0, "uploadRetries": 0, "droppedReadings": null, "spoolDepth": 0}"#,
+            status: .unprocessableContent, code: "invalid_field", field: "droppedReadings"
+        ),
     ]
 
     /// Sends the case's request and checks the error answer, and that `state` reads the same

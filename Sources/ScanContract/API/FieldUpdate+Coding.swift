@@ -17,3 +17,13 @@ extension KeyedEncodingContainer {
         }
     }
 }
+
+extension KeyedDecodingContainer {
+    /// An optional field that may be left out but is never `null`: nil when the key is absent,
+    /// and a `DecodingError.valueNotFound` (answered 422 `invalid_field`) for an explicit `null`,
+    /// which `decodeIfPresent` would quietly take for "left out".
+    func decodeUnlessAbsent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        return try decode(T.self, forKey: key)
+    }
+}

@@ -27,9 +27,9 @@ extension FloorPatch: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        building = try c.decodeIfPresent(String.self, forKey: .building)
-        name = try c.decodeIfPresent(String.self, forKey: .name)
-        level = try c.decodeIfPresent(Int.self, forKey: .level)
+        building = try c.decodeUnlessAbsent(String.self, forKey: .building)
+        name = try c.decodeUnlessAbsent(String.self, forKey: .name)
+        level = try c.decodeUnlessAbsent(Int.self, forKey: .level)
         scale = try c.decodeUpdate(PlanScale.self, forKey: .scale)
     }
 

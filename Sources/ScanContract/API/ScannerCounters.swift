@@ -49,7 +49,7 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
             parseErrors: try container.decode(Int.self, forKey: .parseErrors),
             radioRecoveries: try container.decode(Int.self, forKey: .radioRecoveries),
             uploadRetries: try container.decode(Int.self, forKey: .uploadRetries),
-            droppedReadings: try container.decodeIfPresent(Int.self, forKey: .droppedReadings) ?? 0,
+            droppedReadings: try container.decodeUnlessAbsent(Int.self, forKey: .droppedReadings) ?? 0,
             spoolDepth: try container.decode(Int.self, forKey: .spoolDepth)
         )
     }

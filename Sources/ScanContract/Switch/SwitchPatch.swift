@@ -45,10 +45,10 @@ extension SwitchPatch: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        scanning = try c.decodeIfPresent(Bool.self, forKey: .scanning)
-        mode = try c.decodeIfPresent(ScanMode.self, forKey: .mode)
-        storeData = try c.decodeIfPresent(Bool.self, forKey: .storeData)
-        expectedRevision = try c.decodeIfPresent(Int.self, forKey: .expectedRevision)
+        scanning = try c.decodeUnlessAbsent(Bool.self, forKey: .scanning)
+        mode = try c.decodeUnlessAbsent(ScanMode.self, forKey: .mode)
+        storeData = try c.decodeUnlessAbsent(Bool.self, forKey: .storeData)
+        expectedRevision = try c.decodeUnlessAbsent(Int.self, forKey: .expectedRevision)
         roomID = try c.decodeUpdate(Int64.self, forKey: .roomID)
         locationID = try c.decodeUpdate(Int64.self, forKey: .locationID)
         stopAfter = try c.decodeUpdate(StopCondition.self, forKey: .stopAfter)
