@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
@@ -53,16 +54,27 @@ struct HostileServerTests {
         #expect(server.bytesStreamed < 3 * (2 * Self.limit + Self.bufferSlack))
     }
 
-    /// A few bytes every 50 ms: libcurl's idle timeout never fires, the client's deadline does.
+    /// A few bytes now and then: no idle timeout fires, since bytes keep coming, but the client's
+    /// deadline does. The test paces the server and moves the deadline's clock.
     @Test func aTricklingAnswerFailsAtTheDeadline() async throws {
         let server = try LoopbackHTTPServer(replying: { _ in
-            .stream(length: 16 * 1024, declaringLength: true, chunk: 8, pause: .milliseconds(50))
+            .stream(length: 16 * 1024, declaringLength: true, chunk: 8, paced: true)
         })
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch")!
-        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) })
+        let clock = TestClock()
+        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
+        let request = Task { try await client.send(HTTPRequest(.get, url, timeout: .seconds(600))) }
+        await server.chunksSent.reached(1)
+        server.releaseChunks(3)
+        await server.chunksSent.reached(4)
+        await clock.sleeper()
+        await clock.advance(by: .milliseconds(499))
+        server.releaseChunks(1)
+        await server.chunksSent.reached(5)
+        await clock.advance(by: .milliseconds(1))
         await #expect {
-            try await client.send(HTTPRequest(.get, url, timeout: .seconds(60)))
+            try await request.value
         } throws: { error in
             (error as? HTTPTransportError)?.code == .timedOut
         }

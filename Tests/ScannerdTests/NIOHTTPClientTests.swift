@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
@@ -68,9 +69,14 @@ struct NIOHTTPClientTests {
         let server = try LoopbackHTTPServer { _ in nil }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
-        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) })
+        let clock = TestClock()
+        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
+        let request = Task { try await client.send(HTTPRequest(.get, url, timeout: Self.beyondTheTimeLimit)) }
+        await server.requestsArrived.reached(1)
+        await clock.sleeper()
+        await clock.advance(by: .milliseconds(500))
         await #expect {
-            try await client.send(HTTPRequest(.get, url, timeout: Self.beyondTheTimeLimit))
+            try await request.value
         } throws: { error in
             (error as? HTTPTransportError)?.code == .timedOut
         }

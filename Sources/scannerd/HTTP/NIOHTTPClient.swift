@@ -26,13 +26,17 @@ struct NIOHTTPClient: HTTPClient {
     private let client: AsyncHTTPClient.HTTPClient
     private let ownsClient: Bool
     private let deadline: @Sendable (Duration) -> Duration
+    private let clock: any Clock<Duration>
 
-    /// - Parameter deadline: how long a request with the given timeout may take in all, body
-    ///   included, before it fails as timed out.
-    init(deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }) {
+    /// - Parameters:
+    ///   - deadline: how long a request with the given timeout may take in all, body included,
+    ///     before it fails as timed out.
+    ///   - clock: what that deadline is measured on.
+    init(deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }, clock: any Clock<Duration> = ContinuousClock()) {
         client = .shared
         ownsClient = false
         self.deadline = deadline
+        self.clock = clock
     }
 
     /// A client that trusts only the certificates in the PEM file at `caFile` for `https://`.
@@ -55,6 +59,7 @@ struct NIOHTTPClient: HTTPClient {
         )
         ownsClient = true
         self.deadline = deadline
+        clock = ContinuousClock()
     }
 
     /// Closes the connections of a client made with a CA file; the shared client needs nothing.
@@ -68,7 +73,7 @@ struct NIOHTTPClient: HTTPClient {
         let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
             group.addTask { try await exchange(request) }
             group.addTask {
-                try await Task.sleep(for: limit)
+                try await clock.sleep(for: limit)
                 return nil
             }
             defer { group.cancelAll() }

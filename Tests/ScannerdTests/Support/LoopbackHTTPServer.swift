@@ -27,11 +27,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     enum Reply: Sendable {
         /// A whole answer.
         case answer(status: Int, body: Data)
-        /// A 200 whose body is `length` bytes of JSON-ish filler, sent in `chunk`-byte writes with
-        /// `pause` between them (the peer's own pace, which is what is under test: the client sees
-        /// bytes keep coming; no assertion times it); its `Content-Length` is declared or, when not, the end of the
-        /// body is the end of the connection.
-        case stream(length: Int, declaringLength: Bool, chunk: Int = 64 * 1024, pause: Duration = .zero)
+        /// A 200 whose body is `length` bytes of JSON-ish filler, sent in `chunk`-byte writes; its
+        /// `Content-Length` is declared or, when not, the end of the body is the end of the
+        /// connection. `paced`: after the first write, each further one waits for the test's
+        /// ``releaseChunks(_:)`` (a trickling peer whose pace the test sets, with no time passing).
+        case stream(length: Int, declaringLength: Bool, chunk: Int = 64 * 1024, paced: Bool = false)
         /// Nothing, until ``stop()``.
         case silence
     }
@@ -44,11 +44,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var received: [Request] = []
     private var stopped = false
     private var streamed = 0
+    /// Released writes of paced streams; ``stop()`` releases them all.
+    private let pace = DispatchSemaphore(value: 0)
     /// Requests read whole, counted once ``requests`` holds them.
     let requestsArrived = WaitableCount()
     /// Streamed answers finished: sent whole, or the client hung up; counted once the
     /// connection is closed and ``bytesStreamed`` has all of it.
     let streamsFinished = WaitableCount()
+    /// Writes of streamed answers the kernel took, over all connections.
+    let chunksSent = WaitableCount()
 
     convenience init(_ handler: @escaping Handler) throws {
         try self.init(replying: { request in
@@ -81,6 +85,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// Body bytes of streamed answers the kernel took from this server, over all connections.
     var bytesStreamed: Int { lock.withLock { streamed } }
 
+    /// Lets paced streams make `count` more writes.
+    func releaseChunks(_ count: Int) {
+        for _ in 0..<count { pace.signal() }
+    }
+
     /// Stops accepting and drops every connection still held. Shutting the listener down ends
     /// the accept loop, which then closes it.
     func stop() {
@@ -90,6 +99,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             return held
         }
         shutdown(listener, Int32(SHUT_RDWR))
+        releaseChunks(1024)
         for connection in connections {
             shutdown(connection, Int32(SHUT_RDWR))
             close(connection)
@@ -127,31 +137,33 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             response.append(body)
             _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(connection)
-        case .stream(let length, let declaringLength, let chunk, let pause):
-            stream(length, declaringLength: declaringLength, chunk: chunk, pause: pause, to: connection)
+        case .stream(let length, let declaringLength, let chunk, let paced):
+            stream(length, declaringLength: declaringLength, chunk: chunk, paced: paced, to: connection)
             close(connection)
             streamsFinished.add()
         }
     }
 
     /// Sends the head and then filler until `length` bytes are sent or the client hangs up.
-    private func stream(_ length: Int, declaringLength: Bool, chunk: Int, pause: Duration, to connection: CInt) {
+    private func stream(_ length: Int, declaringLength: Bool, chunk: Int, paced: Bool, to connection: CInt) {
         let lengthHeader = declaringLength ? "Content-Length: \(length)\r\n" : ""
         let head = Data("HTTP/1.1 200 Test\r\nContent-Type: application/json\r\n\(lengthHeader)Connection: close\r\n\r\n".utf8)
         guard head.withUnsafeBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == head.count else { return }
         let filler = [UInt8](repeating: UInt8(ascii: " "), count: chunk)
         var left = length
+        var writes = 0
         while left > 0 {
+            if paced, writes > 0 {
+                pace.wait()
+                if lock.withLock({ stopped }) { return }
+            }
             let sent = filler.withUnsafeBytes { send(connection, $0.baseAddress, min(left, chunk), Int32(MSG_NOSIGNAL)) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { return }
             left -= sent
             lock.withLock { streamed += sent }
-            if pause > .zero {
-                // The trickling peer's pace: this thread is the peer, so it blocks.
-                let (seconds, attoseconds) = pause.components
-                usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
-            }
+            writes += 1
+            chunksSent.add()
         }
     }
 
