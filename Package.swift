@@ -38,7 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        // scannerd's HTTP client: answers read with backpressure and a byte limit.
+        // scannerd's HTTP client and switchd's webhook deliveries: answers read with backpressure and a byte limit.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -99,6 +99,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Webhook deliveries: redirects refused, answers read up to a limit.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(
@@ -158,6 +160,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Clocks", package: "swift-clocks"),
+                // Checks webhook signatures the way a receiver would.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // Read through #filePath, not as bundle resources.
             exclude: ["Fixtures"]

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import NIOSSL
 import ScanContract
+import ServiceLifecycle
 import SwitchdStore
 
 /// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
@@ -14,7 +15,10 @@ import SwitchdStore
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
 ///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
-///   - clock: the long-polls, the switch deadlines and the watchdog pings wait on it.
+///   - feeds: the live feeds; ``Feeds/events`` announces each presence event stored (follow it
+///     with ``FeedSource/follow(after:)`` of ``AppDatabase/presenceEventSource(matching:feed:)``).
+///   - clock: the long-polls, the switch deadlines, the `away` timer, webhook retries and the
+///     watchdog pings wait on it.
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
@@ -27,13 +31,14 @@ func buildApplication(
     authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     systemd: SystemdNotifier = .disabled,
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    feeds: Feeds = Feeds(),
     clock: any Clock<Duration> = ContinuousClock(),
     tls: NIOSSLContext? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
     let router = buildRouter(
-        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics,
+        settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, metrics: metrics,
         authThrottle: authThrottle, clock: clock
     )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
@@ -52,6 +57,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
+        app.addServices(service)
+    }
     app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
     if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
@@ -60,6 +68,18 @@ func buildApplication(
         app.addServices(watchdog)
     }
     return app
+}
+
+/// The presence derivation and the webhook outbox, their timers on `clock`.
+private func integrationServices(
+    settings: Settings, database: AppDatabase, feeds: Feeds, logger: Logger, clock: some Clock<Duration>
+) -> [any Service] {
+    [
+        PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
+        WebhookDeliveryService(
+            database: database, sender: WebhookSender(), retry: settings.webhookRetry, feeds: feeds, clock: clock, logger: logger
+        ),
+    ]
 }
 
 /// `READY=1` once the socket listens; a failure is logged (systemd then times the start out).
@@ -111,5 +131,8 @@ func buildRouter(
     PositionStreamController(database: database, feed: feeds.positions, subscribers: metrics.subscribers(feed: "positions"))
         .addRoutes(to: router)
     TokensController(database: database).addRoutes(to: router)
+    EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
+    WebhooksController(database: database).addRoutes(to: router)
+    IntegrationsController(database: database).addRoutes(to: router)
     return router
 }

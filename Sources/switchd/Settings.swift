@@ -15,6 +15,10 @@ struct Settings: Sendable {
     static let defaultMaxConnections = 1000
     /// Seconds a connection may sit with no request in progress before it is closed.
     static let defaultIdleTimeoutSeconds = 60.0
+    /// Seconds a scanner must stay in a new room or floor before `entered`/`left` count.
+    static let defaultPresenceDwellSeconds = 5.0
+    /// Seconds without a position before a scanner is `away`.
+    static let defaultAwayAfterSeconds = 120.0
 
     var host: String = defaultHost
     /// 0 picks a free port; the bound one is reported through `onServerRunning`.
@@ -28,4 +32,8 @@ struct Settings: Sendable {
     /// is a request in progress).
     var idleTimeout: Duration = .seconds(defaultIdleTimeoutSeconds)
     var logLevel: Logger.Level = .info
+    /// How presence events are derived from positions.
+    var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
+    /// When failed webhook deliveries are retried and given up.
+    var webhookRetry = WebhookRetryPolicy()
 }

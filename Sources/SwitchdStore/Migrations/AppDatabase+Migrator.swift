@@ -2,7 +2,7 @@ import GRDB
 
 extension AppDatabase {
     /// The schema's history, in the order it shipped. Each migration runs frozen SQL only
-    /// (``SchemaV1``, ``SchemaV2``, ``SchemaV3``): a migration is never edited once shipped and
+    /// (``SchemaV1``, ``SchemaV2``, ``SchemaV3``, ``SchemaEvents``): a migration is never edited once shipped and
     /// never calls application code, so changing a record later cannot change what a fresh
     /// database is built as. Changes are new migrations; the identifiers are what existing
     /// databases recorded, so they never change either.
@@ -18,6 +18,7 @@ extension AppDatabase {
             ("v2-survey-version", SchemaV2.surveyVersion),
             ("v3-floor-plans", SchemaV3.floorPlans),
             ("v3-tokens", SchemaV3.tokens),
+            ("v4-events-and-webhooks", SchemaEvents.eventsAndWebhooks),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

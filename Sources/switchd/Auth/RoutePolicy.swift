@@ -86,6 +86,14 @@ struct RoutePolicy: Sendable {
         "GET /v1/positions": .read,
         "GET /v1/positions/latest": .read,
         "GET /v1/positions/stream": .read,
+        "GET /v1/events": .read,
+        "GET /v1/events/stream": .read,
+
+        "POST /v1/webhooks": .admin,
+        "GET /v1/webhooks": .admin,
+        "DELETE /v1/webhooks/{id}": .admin,
+        "GET /v1/webhooks/{id}/deliveries": .admin,
+        "GET /v1/integrations/webhooks": .admin,
 
         "POST /v1/tokens": .admin,
         "GET /v1/tokens": .admin,

@@ -38,6 +38,18 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCertificate: String?
     @Option(help: "PEM private key of --tls-certificate.")
     var tlsKey: String?
+    @Option(help: ArgumentHelp(
+        "Seconds a scanner must stay in a new room or floor before it counts as entered (presence events).",
+        discussion: "Positions wobbling across a wall for less than this change nothing. 0 counts every change at once."
+    ))
+    var presenceDwell = Settings.defaultPresenceDwellSeconds
+    @Option(help: "Seconds without a position from a scanner before it is away (presence events).")
+    var awayAfter = Settings.defaultAwayAfterSeconds
+    @Option(help: ArgumentHelp(
+        "Attempts at a webhook delivery before it is given up (dead).",
+        discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
+    ))
+    var webhookMaxAttempts = WebhookRetryPolicy.defaultMaxAttempts
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: ArgumentHelp(
         "A file holding the admin bearer token to accept (stored as an admin token if new).",
@@ -57,6 +69,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnections > 0 else {
             throw ArgumentParser.ValidationError("--max-connections must be at least 1, got \(maxConnections)")
         }
+        guard presenceDwell >= 0, presenceDwell.isFinite else {
+            throw ArgumentParser.ValidationError("--presence-dwell must be a number of seconds, 0 or more, got \(presenceDwell)")
+        }
+        guard awayAfter > 0, awayAfter.isFinite else {
+            throw ArgumentParser.ValidationError("--away-after must be a positive number of seconds, got \(awayAfter)")
+        }
+        guard webhookMaxAttempts > 0 else {
+            throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
+        }
         guard idleTimeout > 0, idleTimeout.isFinite else {
             throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
         }
@@ -71,6 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "switchd")
         configured.maxConnections = DescriptorLimit.current().connectionLimit(requested: maxConnections, logger: logger)
         configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
+        configured.presence = PresenceRules(
+            dwell: .milliseconds(Int64((presenceDwell * 1000).rounded())), awayAfter: .milliseconds(Int64((awayAfter * 1000).rounded(.up)))
+        )
+        configured.webhookRetry.maxAttempts = webhookMaxAttempts
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()

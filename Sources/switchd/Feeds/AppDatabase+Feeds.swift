@@ -19,4 +19,13 @@ extension AppDatabase {
             end: { try await endOfPositionFeed() }, feed: feed
         )
     }
+
+    /// The stored presence events matching `filter`, as a feed for paging, streaming and following.
+    func presenceEventSource(matching filter: PresenceEventFilter, feed: SequenceFeed) -> FeedSource<PresenceEvent> {
+        FeedSource(
+            event: "presence", sequence: { $0.id },
+            read: { after, limit in try await presenceEvents(matching: filter, after: after, limit: limit) },
+            end: { try await endOfPresenceEventFeed() }, feed: feed
+        )
+    }
 }

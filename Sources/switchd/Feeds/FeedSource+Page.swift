@@ -1,4 +1,5 @@
 import ScanContract
+import SwitchdStore
 
 extension FeedSource where Item: Codable {
     /// Up to `limit` rows after sequence `after`, ascending; `nextCursor` is there exactly when
@@ -6,9 +7,16 @@ extension FeedSource where Item: Codable {
     ///
     /// - Throws: what the store read throws.
     func page(after: Int64, limit: Int) async throws -> Page<Item> {
-        let slice = try await read(after, limit + 1)
+        Page(try await read(after, limit + 1), limit: limit, sequence: sequence)
+    }
+}
+
+extension Page {
+    /// The first `limit` items of `slice`, read with one more than `limit` asked for: `nextCursor`
+    /// is there exactly when that one more came back.
+    init(_ slice: FeedSlice<Item>, limit: Int, sequence: (Item) -> Int64) {
         let items = Array(slice.items.prefix(limit))
         let next = slice.items.count > limit ? items.last.map { FeedCursor(afterSequence: sequence($0)).token } : nil
-        return Page(items: items, nextCursor: next)
+        self.init(items: items, nextCursor: next)
     }
 }

@@ -14,8 +14,15 @@ struct SequenceFeed: Sendable {
     }
 }
 
-/// The live feeds switchd keeps, one per table that has a stream.
+/// The live feeds switchd keeps, one per table that has a stream, and how far the services
+/// that follow them have got.
 struct Feeds: Sendable {
     let measurements = SequenceFeed()
     let positions = SequenceFeed()
+    /// Presence events stored, announced by ``PresenceService`` after each commit.
+    let events = SequenceFeed()
+    /// The last position ID the presence derivation has read.
+    let presenceRead = SequenceFeed()
+    /// Counts webhook delivery attempts recorded (delivered or failed).
+    let webhookAttempts = Watermark()
 }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What happened to a scanner's presence (the v1 `kind` field of a ``PresenceEvent``).
+///
+/// - `entered`, `left`: the scanner's room or floor (``PresenceEvent/place``) changed, once it
+///   had stayed in the new place for the minimum dwell.
+/// - `away`: nothing was heard from the scanner for the configured time.
+/// - `back`: the first position after `away`.
+public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
+    case entered
+    case left
+    case away
+    case back
+}
+
+/// Which kind of place an `entered` or `left` event is about.
+public enum PresencePlace: String, Codable, CaseIterable, Hashable, Sendable {
+    case room
+    case floor
+}
+
+/// A stored presence event (`GET /v1/events`, `/v1/events/stream`, webhooks, MQTT): what
+/// happened, to which scanner, where and when. `id` is the event's sequence number, the order in
+/// which switchd derived it.
+public struct PresenceEvent: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var scannerID: ScannerID
+    public var kind: PresenceEventKind
+    /// `room` or `floor` for `entered` and `left`; absent for `away` and `back`.
+    public var place: PresencePlace?
+    /// The floor entered or left, or the floor of the room; for `back`, the floor of the
+    /// position heard; absent for `away`, and when a room is entered or left on an unknown floor.
+    public var floor: Int64?
+    /// The room entered or left; absent for floor events, `away`, and `back` outside any room.
+    public var roomID: Int64?
+    /// For `entered`, `left` and `back`, the time of the position that settled it; for `away`,
+    /// the time the silence reached the configured length (the last position's time plus it).
+    public var time: Date
+    /// The position that settled the event; absent for `away` and for what `away` leaves.
+    public var positionID: Int64?
+
+    public init(
+        id: Int64, scannerID: ScannerID, kind: PresenceEventKind, place: PresencePlace?, floor: Int64?, roomID: Int64?,
+        time: Date, positionID: Int64?
+    ) {
+        self.id = id
+        self.scannerID = scannerID
+        self.kind = kind
+        self.place = place
+        self.floor = floor
+        self.roomID = roomID
+        self.time = time
+        self.positionID = positionID
+    }
+
+    /// The Standard Webhooks style `type` of the event: `presence.entered`, `presence.away`, …
+    public var type: String { "presence.\(kind.rawValue)" }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import ScanContract
+
+/// A `presence_event` row, read as a ``PresenceEvent``.
+struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
+    static let databaseTableName = "presence_event"
+
+    var id: Int64?
+    var scannerID: String
+    var kind: String
+    var place: String?
+    var floorID: Int64?
+    var roomID: Int64?
+    var timeMs: Int64
+    var positionID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, scannerID = "scanner_id", kind, place, floorID = "floor_id", roomID = "room_id", timeMs = "time_ms"
+        case positionID = "position_id"
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let scannerID = Column(CodingKeys.scannerID)
+        static let kind = Column(CodingKeys.kind)
+        static let timeMs = Column(CodingKeys.timeMs)
+    }
+
+    init(_ new: NewPresenceEvent, scannerID: ScannerID) {
+        self.scannerID = scannerID.rawValue
+        kind = new.kind.rawValue
+        place = new.place?.rawValue
+        floorID = new.floor
+        roomID = new.roomID
+        timeMs = new.time.milliseconds
+        positionID = new.positionID
+    }
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a kind, place or scanner ID switchd does not write.
+    func event() throws -> PresenceEvent {
+        guard let eventKind = PresenceEventKind(rawValue: kind) else {
+            throw StoreError.corruptRow("presence event \(id ?? 0) has kind \"\(kind)\"")
+        }
+        let eventPlace = try place.map { text in
+            guard let value = PresencePlace(rawValue: text) else {
+                throw StoreError.corruptRow("presence event \(id ?? 0) has place \"\(text)\"")
+            }
+            return value
+        }
+        return PresenceEvent(
+            id: id ?? 0, scannerID: try storedScannerID(scannerID), kind: eventKind, place: eventPlace, floor: floorID, roomID: roomID,
+            time: Date(milliseconds: timeMs), positionID: positionID
+        )
+    }
+}

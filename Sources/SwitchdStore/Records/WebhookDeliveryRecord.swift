@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import ScanContract
+
+/// A `webhook_delivery` row joined with its event's scanner and kind, read as a ``WebhookDelivery``.
+struct WebhookDeliveryRow: Decodable, FetchableRecord {
+    var id: Int64
+    var webhookID: Int64
+    var eventID: Int64
+    var scannerID: String
+    var kind: String
+    var state: String
+    var attempts: Int
+    var lastStatus: Int?
+    var lastError: String?
+    var lastAttemptMs: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, webhookID = "webhook_id", eventID = "event_id", scannerID = "scanner_id", kind, state, attempts
+        case lastStatus = "last_status", lastError = "last_error", lastAttemptMs = "last_attempt_ms"
+    }
+
+    /// The columns this row reads, from `webhook_delivery AS d JOIN presence_event AS e`.
+    static let selection = """
+        d.id, d.webhook_id, d.event_id, e.scanner_id, e.kind, d.state, d.attempts, d.last_status, d.last_error, d.last_attempt_ms
+        """
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a state, kind or scanner ID switchd does not write.
+    func delivery() throws -> WebhookDelivery {
+        guard let deliveryState = WebhookDeliveryState(rawValue: state), let eventKind = PresenceEventKind(rawValue: kind) else {
+            throw StoreError.corruptRow("webhook delivery \(id) has state \"\(state)\" and kind \"\(kind)\"")
+        }
+        return WebhookDelivery(
+            id: id, webhookID: webhookID, eventID: eventID, scannerID: try storedScannerID(scannerID), kind: eventKind,
+            state: deliveryState, attempts: attempts, lastStatus: lastStatus, lastError: lastError,
+            lastAttempt: lastAttemptMs.map(Date.init(milliseconds:))
+        )
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import ScanContract
+
+/// A subscription with deliveries waiting: where to send and the secret to sign with.
+package struct WebhookTarget: Hashable, Sendable {
+    package var id: Int64
+    package var url: String
+    package var secret: String
+}
+
+/// A delivery waiting to be sent, with its event.
+package struct PendingDelivery: Hashable, Sendable {
+    package var id: Int64
+    package var attempts: Int
+    package var event: PresenceEvent
+}
+
+/// How one attempt at a delivery went.
+package enum DeliveryOutcome: Sendable, Equatable {
+    /// The receiver answered 2xx with this status.
+    case delivered(status: Int)
+    /// No 2xx: the status when there was an answer, and why. `dead` when it is not to be tried again.
+    case failed(status: Int?, reason: String, dead: Bool)
+}
+
+extension AppDatabase {
+    /// The subscriptions that have pending deliveries, by ID.
+    package func webhookTargetsWithPendingDeliveries() async throws -> [WebhookTarget] {
+        try await read { db in
+            try WebhookRecord.fetchAll(db, sql: """
+                SELECT * FROM webhook WHERE EXISTS (
+                    SELECT 1 FROM webhook_delivery WHERE webhook_id = webhook.id AND state = 'pending'
+                ) ORDER BY id
+                """).map { WebhookTarget(id: $0.id ?? 0, url: $0.url, secret: $0.secret) }
+        }
+    }
+
+    /// A subscription's first `limit` pending deliveries, in the order their events were stored.
+    package func pendingDeliveries(of webhookID: Int64, limit: Int) async throws -> [PendingDelivery] {
+        try await read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT d.id AS delivery_id, d.attempts, e.* FROM webhook_delivery AS d JOIN presence_event AS e ON e.id = d.event_id
+                WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.id LIMIT \(limit)
+                """, arguments: [webhookID])
+            return try rows.map { row in
+                PendingDelivery(id: row["delivery_id"], attempts: row["attempts"], event: try PresenceEventRecord(row: row).event())
+            }
+        }
+    }
+
+    /// Records an attempt: one more attempt, its status and error, and the new state. A delivery
+    /// deleted meanwhile (its webhook or scanner went) is left deleted.
+    package func recordDeliveryAttempt(_ id: Int64, _ outcome: DeliveryOutcome, at now: Date) async throws {
+        let (state, status, reason): (WebhookDeliveryState, Int?, String?) = switch outcome {
+        case .delivered(let status): (.delivered, status, nil)
+        case .failed(let status, let reason, let dead): (dead ? .dead : .pending, status, reason)
+        }
+        try await write { db in
+            try db.execute(sql: """
+                UPDATE webhook_delivery SET attempts = attempts + 1, state = ?, last_status = ?, last_error = ?, last_attempt_ms = ?
+                WHERE id = ?
+                """, arguments: [state.rawValue, status, reason, now.milliseconds, id])
+        }
+    }
+}

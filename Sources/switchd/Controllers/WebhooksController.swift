@@ -1,0 +1,51 @@
+import Hummingbird
+import ScanContract
+import SwitchdStore
+
+/// `/v1/webhooks` (admin only): subscriptions to presence events, and each one's deliveries.
+struct WebhooksController {
+    let database: AppDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/webhooks", use: create)
+        router.get("/v1/webhooks", use: list)
+        router.delete("/v1/webhooks/{id}", use: delete)
+        router.get("/v1/webhooks/{id}/deliveries", use: deliveries)
+        router.allowOnly([.get, .post], on: "/v1/webhooks")
+        router.allowOnly([.delete], on: "/v1/webhooks/{id}")
+        router.allowOnly([.get], on: "/v1/webhooks/{id}/deliveries")
+    }
+
+    /// 201 ``CreatedWebhook``, the only answer that shows the secret (made here when the request
+    /// has none). 422 naming `url`, `secret` or `events` when one is unusable.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewWebhook.self, context: context)
+        let secret = new.secret ?? WebhookSignature.generateSecret()
+        let webhook = try await database.createWebhook(new, secret: secret, at: .nowInMilliseconds())
+        context.logger.info("Webhook registered", metadata: ["webhook": "\(webhook.id)", "url": "\(webhook.url)"])
+        return try .json(CreatedWebhook(secret: secret, webhook: webhook), status: .created)
+    }
+
+    /// Every ``Webhook`` by ID, with its delivery counts; never a secret.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.webhooks())
+    }
+
+    /// 204; its pending deliveries are dropped. 404 for an unknown ID.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("webhook")
+        try await database.deleteWebhook(id)
+        context.logger.info("Webhook deleted", metadata: ["webhook": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    /// A ``Page`` of ``WebhookDelivery``, ascending, `state` filtering; 404 for an unknown webhook.
+    @Sendable func deliveries(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let (after, limit) = try query.pageRange()
+        let state = try query.oneOf("state", WebhookDeliveryState.self)
+        let id = try context.pathID("webhook")
+        let slice = try await database.webhookDeliveries(of: id, state: state, after: after, limit: limit + 1)
+        return try .json(Page(slice, limit: limit, sequence: \.id))
+    }
+}
