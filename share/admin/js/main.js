@@ -1,9 +1,11 @@
 // The admin page: sign in, floors and rooms, the survey with live progress, coverage and heat
-// map, links and routes, and the live position. State lives here; drawing is in plan.js.
+// map, links and routes, the live position, and the integrations' state (integrations.js).
+// State lives here; drawing is in plan.js.
 
 import { Api, ApiError } from './api.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
+import { loadIntegrations } from './integrations.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
@@ -94,7 +96,7 @@ async function showApp() {
   $('sign-in-view').hidden = true;
   $('app-view').hidden = false;
   $('sign-out').hidden = false;
-  await Promise.all([loadScanners(), loadFloors()]);
+  await Promise.all([loadScanners(), loadFloors(), loadIntegrations(api, $)]);
   say('Signed in.');
 }
 
@@ -783,6 +785,7 @@ function wire() {
   on('route-show', 'click', showRoute);
   on('locate-start', 'click', startLocating);
   on('locate-stop', 'click', stopLocating);
+  on('integrations-refresh', 'click', () => loadIntegrations(api, $));
   on('plan', 'pointerup', tapPlan);
   for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
   toolChanged();

@@ -1,0 +1,69 @@
+// The Integrations panel: the MQTT bridge's state and the webhook subscriptions with their
+// failures, read from switchd's admin endpoints. Reading only; subscriptions are made with the API.
+
+const MAX_FAILURES_SHOWN = 10;
+
+function item(text, className) {
+  const li = document.createElement('li');
+  const span = document.createElement('span');
+  span.className = className || 'name';
+  span.textContent = text;
+  li.append(span);
+  return li;
+}
+
+/** "not configured" when switchd answers 404 (MQTT is off, or this switchd has no MQTT). */
+async function mqttText(api) {
+  let mqtt;
+  try {
+    mqtt = await api.get('/v1/integrations/mqtt');
+  } catch (error) {
+    if (error.status === 404) return { text: 'MQTT: not configured.', isError: false };
+    throw error;
+  }
+  const broker = mqtt && mqtt.broker ? ` ${mqtt.broker}` : '';
+  if (mqtt && mqtt.connected === true) return { text: `MQTT: connected to${broker}.`, isError: false };
+  const why = mqtt && mqtt.lastError ? ` (${mqtt.lastError})` : '';
+  return { text: `MQTT: not connected to${broker}${why}.`, isError: true };
+}
+
+function webhookLine(webhook) {
+  const { pending, delivered, dead } = webhook.deliveries;
+  return `${webhook.url} — ${webhook.events.join(', ')}: ${delivered} delivered, ${pending} pending, ${dead} dead`;
+}
+
+function failureLine(delivery) {
+  const when = delivery.lastAttempt ? new Date(delivery.lastAttempt).toLocaleString() : 'not tried';
+  const why = delivery.lastError || (delivery.lastStatus ? `answered ${delivery.lastStatus}` : 'failed');
+  return `webhook ${delivery.webhookID}, event ${delivery.eventID} (${delivery.kind}, ${delivery.scannerID}): ${delivery.state} after ${delivery.attempts} attempts, ${when}: ${why}`;
+}
+
+/**
+ * Fills the panel. Each part fails on its own: an error in one is shown in its place.
+ * @param {import('./api.js').Api} api
+ * @param {(id: string) => HTMLElement} $
+ */
+export async function loadIntegrations(api, $) {
+  const [mqtt, webhooks] = await Promise.allSettled([mqttText(api), api.get('/v1/integrations/webhooks')]);
+  const mqttLine = $('mqtt-status');
+  if (mqtt.status === 'fulfilled') {
+    mqttLine.textContent = mqtt.value.text;
+    mqttLine.classList.toggle('error', mqtt.value.isError);
+  } else {
+    mqttLine.textContent = `MQTT: could not be read (${mqtt.reason.message}).`;
+    mqttLine.classList.add('error');
+  }
+  const list = $('webhook-list');
+  const failures = $('webhook-failures');
+  if (webhooks.status === 'rejected') {
+    list.replaceChildren(item(`Webhooks could not be read (${webhooks.reason.message}).`, 'name error'));
+    failures.replaceChildren();
+    return;
+  }
+  const status = webhooks.value;
+  list.replaceChildren(...(status.webhooks.length
+    ? status.webhooks.map((webhook) => item(webhookLine(webhook), webhook.deliveries.dead > 0 ? 'name error' : 'name'))
+    : [item('No webhooks. Add one with POST /v1/webhooks (README, "Integrations").', 'name hint')]));
+  failures.replaceChildren(...status.recentFailures.slice(0, MAX_FAILURES_SHOWN).map((delivery) => item(failureLine(delivery), 'name error')));
+  $('webhook-failures-h').hidden = status.recentFailures.length === 0;
+}
