@@ -24,6 +24,19 @@ package enum DeliveryOutcome: Sendable, Equatable {
     case failed(status: Int?, reason: String, dead: Bool)
 }
 
+/// One attempt at a delivery, to record.
+package struct DeliveryAttempt: Sendable, Equatable {
+    package var deliveryID: Int64
+    package var outcome: DeliveryOutcome
+    package var time: Date
+
+    package init(deliveryID: Int64, outcome: DeliveryOutcome, time: Date) {
+        self.deliveryID = deliveryID
+        self.outcome = outcome
+        self.time = time
+    }
+}
+
 extension AppDatabase {
     /// The subscriptions that have pending deliveries, by ID.
     package func webhookTargetsWithPendingDeliveries() async throws -> [WebhookTarget] {
@@ -49,18 +62,22 @@ extension AppDatabase {
         }
     }
 
-    /// Records an attempt: one more attempt, its status and error, and the new state. A delivery
-    /// deleted meanwhile (its webhook or scanner went) is left deleted.
-    package func recordDeliveryAttempt(_ id: Int64, _ outcome: DeliveryOutcome, at now: Date) async throws {
-        let (state, status, reason): (WebhookDeliveryState, Int?, String?) = switch outcome {
-        case .delivered(let status): (.delivered, status, nil)
-        case .failed(let status, let reason, let dead): (dead ? .dead : .pending, status, reason)
-        }
+    /// Records attempts, in one transaction: for each, one more attempt, its status and error, its
+    /// time, and the new state. A delivery deleted meanwhile (its webhook or scanner went) is left
+    /// deleted. Should this fail, the deliveries stay pending and are sent again: at least once.
+    package func recordDeliveryAttempts(_ attempts: [DeliveryAttempt]) async throws {
         try await write { db in
-            try db.execute(sql: """
+            let statement = try db.cachedStatement(sql: """
                 UPDATE webhook_delivery SET attempts = attempts + 1, state = ?, last_status = ?, last_error = ?, last_attempt_ms = ?
                 WHERE id = ?
-                """, arguments: [state.rawValue, status, reason, now.milliseconds, id])
+                """)
+            for attempt in attempts {
+                let (state, status, reason): (WebhookDeliveryState, Int?, String?) = switch attempt.outcome {
+                case .delivered(let status): (.delivered, status, nil)
+                case .failed(let status, let reason, let dead): (dead ? .dead : .pending, status, reason)
+                }
+                try statement.execute(arguments: [state.rawValue, status, reason, attempt.time.milliseconds, attempt.deliveryID])
+            }
         }
     }
 }

@@ -22,9 +22,9 @@ actor Watermark {
         }
     }
 
-    /// Raises the value by one.
-    func bump() {
-        raise(to: value + 1)
+    /// Raises the value by `step` (one by default).
+    func bump(by step: Int64 = 1) {
+        raise(to: value + step)
     }
 
     /// Returns once the value is above `threshold`, at once if it already is, or when the calling

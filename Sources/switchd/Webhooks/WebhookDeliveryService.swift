@@ -71,28 +71,31 @@ struct WebhookDeliveryService<C: Clock<Duration>>: Service {
         }
     }
 
-    /// Sends up to ``batchSize`` of `target`'s pending deliveries in order; false when one failed
-    /// and will be retried (its retry time is then in `retryAt`).
+    /// Sends up to ``batchSize`` of `target`'s pending deliveries in order, then records the
+    /// attempts in one transaction; false when one failed and will be retried (its retry time is
+    /// then in `retryAt`). A crash before the record sends them again: at least once.
     private func sendBatch(to target: WebhookTarget, retryAt: inout [Int64: C.Instant]) async throws -> Bool {
+        var attempts: [DeliveryAttempt] = []
         for delivery in try await database.pendingDeliveries(of: target.id, limit: Self.batchSize) {
             var outcome = await sender.deliver(delivery.event, to: target, at: now())
-            let attempts = delivery.attempts + 1
             if case .failed(let status, let reason, _) = outcome {
-                let dead = retry.isDead(afterAttempts: attempts)
+                let count = delivery.attempts + 1
+                let dead = retry.isDead(afterAttempts: count)
                 outcome = .failed(status: status, reason: reason, dead: dead)
                 logger.warning("Webhook delivery failed", metadata: [
-                    "webhook": "\(target.id)", "event": "\(delivery.event.id)", "attempts": "\(attempts)", "reason": "\(reason)",
+                    "webhook": "\(target.id)", "event": "\(delivery.event.id)", "attempts": "\(count)", "reason": "\(reason)",
                     "dead": "\(dead)",
                 ])
                 if !dead {
                     // Fixed before the attempt is announced, so whoever moves the clock next cannot miss it.
-                    retryAt[target.id] = clock.now.advanced(by: retry.delay(afterAttempts: attempts))
+                    retryAt[target.id] = clock.now.advanced(by: retry.delay(afterAttempts: count))
                 }
             }
-            try await database.recordDeliveryAttempt(delivery.id, outcome, at: Date(milliseconds: now().milliseconds))
-            await feeds.webhookAttempts.bump()
-            if retryAt[target.id] != nil { return false }
+            attempts.append(DeliveryAttempt(deliveryID: delivery.id, outcome: outcome, time: Date(milliseconds: now().milliseconds)))
+            if retryAt[target.id] != nil { break }
         }
-        return true
+        try await database.recordDeliveryAttempts(attempts)
+        await feeds.webhookAttempts.bump(by: Int64(attempts.count))
+        return retryAt[target.id] == nil
     }
 }
