@@ -76,9 +76,7 @@ private func integrationServices(
 ) -> [any Service] {
     [
         PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
-        WebhookDeliveryService(
-            database: database, sender: WebhookSender(), retry: settings.webhookRetry, feeds: feeds, clock: clock, logger: logger
-        ),
+        WebhookDeliveryService(database: database, retry: settings.webhookRetry, feeds: feeds, clock: clock, logger: logger),
     ]
 }
 

@@ -16,10 +16,9 @@ import SwitchdStore
 /// The outbox is in the database (queued in the transaction that stored the event), so a
 /// restart loses nothing: pending deliveries are sent again at once. Ingest never waits on this.
 /// A failing database read or write is logged and retried ``retryInterval`` later. Ends on
-/// graceful shutdown, then closes its HTTP client.
+/// graceful shutdown. Its HTTP client lives as long as ``run()``: made when it starts, closed when it ends.
 struct WebhookDeliveryService<C: Clock<Duration>>: Service {
     let database: AppDatabase
-    let sender: WebhookSender
     let retry: WebhookRetryPolicy
     let feeds: Feeds
     let clock: C
@@ -34,6 +33,7 @@ struct WebhookDeliveryService<C: Clock<Duration>>: Service {
     static var idleInterval: Duration { .seconds(3600) }
 
     func run() async throws {
+        let sender = WebhookSender()
         var retryAt: [Int64: C.Instant] = [:]
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             var seen = Int64.max
@@ -46,7 +46,7 @@ struct WebhookDeliveryService<C: Clock<Duration>>: Service {
                 for target in targets {
                     if let due = retryAt[target.id], clock.now < due { continue }
                     retryAt[target.id] = nil
-                    if try await sendBatch(to: target, retryAt: &retryAt) { finishedABatch = true }
+                    if try await sendBatch(to: target, with: sender, retryAt: &retryAt) { finishedABatch = true }
                 }
                 // A whole batch went: more may be pending.
                 if finishedABatch { continue }
@@ -74,7 +74,7 @@ struct WebhookDeliveryService<C: Clock<Duration>>: Service {
     /// Sends up to ``batchSize`` of `target`'s pending deliveries in order, then records the
     /// attempts in one transaction; false when one failed and will be retried (its retry time is
     /// then in `retryAt`). A crash before the record sends them again: at least once.
-    private func sendBatch(to target: WebhookTarget, retryAt: inout [Int64: C.Instant]) async throws -> Bool {
+    private func sendBatch(to target: WebhookTarget, with sender: WebhookSender, retryAt: inout [Int64: C.Instant]) async throws -> Bool {
         var attempts: [DeliveryAttempt] = []
         for delivery in try await database.pendingDeliveries(of: target.id, limit: Self.batchSize) {
             var outcome = await sender.deliver(delivery.event, to: target, at: now())
