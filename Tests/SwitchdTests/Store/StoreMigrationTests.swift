@@ -121,6 +121,12 @@ struct StoreMigrationTests {
         let positions = try await database.latestPositions(of: piLab)
         #expect(positions.map(\.method) == ["wifi-knn"])
         #expect(positions.first?.beacons?.first?.proximity == .near)
+        // Presence starts after the positions already stored: no history replayed as events.
+        let derivation = try await database.derivePresence(limit: 10) { _, _ in
+            Issue.record("a position stored before the upgrade was read")
+            return (PresenceState(settled: nil, candidate: nil, candidateSince: nil, away: false, lastPositionID: 0, lastTime: Date()), [])
+        }
+        #expect(derivation.positionsRead == 0 && derivation.cursor == positions.first?.id)
         let tokens = try await database.tokens()
         #expect(tokens.map(\.role) == [.admin, .reader])
         #expect(tokens.map { $0.revoked != nil } == [false, true])
