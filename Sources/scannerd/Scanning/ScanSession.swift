@@ -83,7 +83,7 @@ final class ScanSession: Sendable {
         logger.info("scanning", metadata: ["radio": "\(radio.name)", "mode": "\(scanSwitch.mode.rawValue)"])
         let ending = await withTaskGroup(of: Ending.self) { group in
             if let advertisements {
-                group.addTask { await self.record(advertisements, cycle: cycle, on: self.spool) }
+                group.addTask { await self.record(advertisements, cycle: cycle) }
             }
             group.addTask { await self.scanCycles(cycle) }
             if case .seconds(let seconds)? = scanSwitch.stopAfter {
@@ -117,20 +117,15 @@ final class ScanSession: Sendable {
         return ending
     }
 
-    /// Appends every advertisement heard, tagged with the cycle it was heard in. Runs on the
-    /// spool's thread (`spool` is isolated): the radio's thread hands each reading straight to it
-    /// and appending takes no hop, where a hop to the spool and back cost two more thread
-    /// wake-ups per advertisement.
-    private func record(
-        _ advertisements: AsyncThrowingStream<RadioReading, any Error>, cycle: ScanCycle, on spool: isolated Spool
-    ) async -> Ending {
+    /// Appends every advertisement heard, tagged with the cycle it was heard in.
+    private func record(_ advertisements: AsyncThrowingStream<RadioReading, any Error>, cycle: ScanCycle) async -> Ending {
         do {
             for try await reading in advertisements {
                 counters.advertisements.increment()
                 heartbeat.beat()
                 guard let index = cycle.current else { continue }
                 positioner?.heard(reading)
-                spool.append(reading.measurement(scan: index, id: ids.next()), revision: revision)
+                await append(reading.measurement(scan: index, id: ids.next()))
             }
             if Task.isCancelled { return .cancelled }
             logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")
