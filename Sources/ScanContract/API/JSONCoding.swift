@@ -31,6 +31,12 @@ public enum JSONCoding {
         RFC3339.format(date)
     }
 
+    /// ``formatDate(_:)``'s text appended to `bytes` as UTF-8, for JSON written by hand (scannerd's
+    /// spool lines).
+    public static func appendFormattedDate(_ date: Date, to bytes: inout [UInt8]) {
+        RFC3339.append(date, to: &bytes)
+    }
+
     /// Reads an RFC 3339 timestamp (any offset, any number of fractional digits); nil otherwise.
     public static func parseDate(_ text: String) -> Date? {
         RFC3339.parse(text)

@@ -94,14 +94,34 @@ enum RFC3339 {
     /// millisecond keeps it (Foundation's formatter can print .606 as .605, truncating the binary
     /// fraction); hand-written too because the spool writes hundreds a second.
     static func format(_ date: Date) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        append(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// ``format(_:)``'s text appended to `bytes` as UTF-8, without making a string: scannerd's
+    /// spool writes one with every reading.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let sinceReference = (date.timeIntervalSinceReferenceDate * 1000 + representationSlack).rounded(.down)
         let milliseconds = Int64(sinceReference) + referenceDateMilliseconds
         let days = milliseconds >= 0 ? milliseconds / millisecondsPerDay : (milliseconds - millisecondsPerDay + 1) / millisecondsPerDay
         let ofDay = milliseconds - days * millisecondsPerDay
         let (year, month, day) = civilDate(daysSince1970: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(ofDay / 3_600_000, 2) + ":" + pad(ofDay / 60_000 % 60, 2) + ":" + pad(ofDay / 1000 % 60, 2)
-            + "." + pad(ofDay % 1000, 3) + "Z"
+        appendPadded(year, 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(ofDay / 3_600_000, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(ofDay / 60_000 % 60, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(ofDay / 1000 % 60, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendPadded(ofDay % 1000, 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     private static let millisecondsPerDay: Int64 = 86_400_000
@@ -124,8 +144,25 @@ enum RFC3339 {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `value` in decimal, zeros in front up to `width` digits. A negative value (a year before
+    /// 1 BC) is padded as its `String` form, sign and all, as it always was.
+    private static func appendPadded(_ value: Int64, _ width: Int, to bytes: inout [UInt8]) {
+        guard value >= 0 else {
+            let digits = String(value).utf8
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+            bytes.append(contentsOf: digits)
+            return
+        }
+        var divisor: Int64 = 1
+        var count = 1
+        while divisor <= value / 10 {
+            divisor *= 10
+            count += 1
+        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - count)))
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Positioning
 import ScanContract
+import Synchronization
 
 /// Positions a locate session on the device: BLE advertisements are kept for a short window,
 /// and every completed scan cycle (its Wi-Fi scan plus that window) goes through the ``Locator``
@@ -24,7 +25,9 @@ actor Positioner {
     private let positions: AsyncStream<NewPosition>.Continuation
     private let events: EventLog
     private let logger: Logger
-    private var window = BLEWindow()
+    /// Filled by ``heard(_:)`` from the spool's thread, with every advertisement, without a hop
+    /// onto this actor.
+    private let window = Mutex(BLEWindow())
     private var locator: Locator?
     private var locatorETag: String?
     private var saidNoMap = false
@@ -44,16 +47,16 @@ actor Positioner {
     /// A locate session starts: a map refresh is asked for (not waited for) and the filters start
     /// afresh (a new session may be somewhere else entirely).
     func begin() async {
-        window = BLEWindow()
+        window.withLock { $0 = BLEWindow() }
         locator?.reset()
         maps.request(.sessionBegan)
         await useLatestMap()
     }
 
     /// Keeps a BLE advertisement for the window; Wi-Fi readings come with their cycle.
-    func heard(_ reading: RadioReading) {
+    nonisolated func heard(_ reading: RadioReading) {
         guard case .ble(let ble) = reading.observation else { return }
-        window.add(.beacon(ble.beacon), rssi: reading.rssi, advertisedPower: ble.txPower, at: reading.time)
+        window.withLock { $0.add(.beacon(ble.beacon), rssi: reading.rssi, advertisedPower: ble.txPower, at: reading.time) }
     }
 
     /// Positions one completed scan cycle and hands the position on; records `positioned`.
@@ -67,14 +70,18 @@ actor Positioner {
             }
             return
         }
-        window.drop(before: now.addingTimeInterval(-settings.bleWindow.seconds))
+        let cutoff = now.addingTimeInterval(-settings.bleWindow.seconds)
+        let (samples, advertisedPower) = window.withLock { window in
+            window.drop(before: cutoff)
+            return (window.samples, window.advertisedPower)
+        }
         var wifi: [Emitter: Double] = [:]
         for reading in readings {
             if case .wifi(let observation) = reading.observation {
                 wifi[.accessPoint(observation.bssid)] = Double(reading.rssi)
             }
         }
-        let located = locator.locate(wifi: wifi, ble: window.samples, advertisedPower: window.advertisedPower, at: now)
+        let located = locator.locate(wifi: wifi, ble: samples, advertisedPower: advertisedPower, at: now)
         self.locator = locator
         guard let located else { return }
         let position = NewPosition(

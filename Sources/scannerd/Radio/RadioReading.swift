@@ -8,8 +8,8 @@ struct RadioReading: Sendable, Hashable {
     var rssi: Int
     var time: Date
 
-    /// The reading as a measurement of scan cycle `scan`, with a fresh ID.
-    func measurement(scan: Int) -> Measurement {
-        Measurement(id: UUID(), time: time, rssi: rssi, scan: scan, observation: observation)
+    /// The reading as a measurement of scan cycle `scan`, with the fresh ID `id`.
+    func measurement(scan: Int, id: UUID) -> Measurement {
+        Measurement(id: id, time: time, rssi: rssi, scan: scan, observation: observation)
     }
 }

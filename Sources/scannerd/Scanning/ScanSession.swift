@@ -18,6 +18,8 @@ final class ScanSession: Sendable {
     let counters: ScannerdCounters
     let heartbeat: ScanHeartbeat
     let clock: any Clock<Duration>
+    /// The IDs of the session's measurements.
+    private let ids = MeasurementIDs()
     private let stopRequests: AsyncStream<Void>
     private let stopContinuation: AsyncStream<Void>.Continuation
 
@@ -122,8 +124,8 @@ final class ScanSession: Sendable {
                 counters.advertisements.increment()
                 heartbeat.beat()
                 guard let index = cycle.current else { continue }
-                await positioner?.heard(reading)
-                await append(reading.measurement(scan: index))
+                positioner?.heard(reading)
+                await append(reading.measurement(scan: index, id: ids.next()))
             }
             if Task.isCancelled { return .cancelled }
             logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")
@@ -162,7 +164,7 @@ final class ScanSession: Sendable {
             }
             guard let index = cycle.current else { return .cancelled }
             for reading in readings {
-                await append(reading.measurement(scan: index))
+                await append(reading.measurement(scan: index, id: ids.next()))
             }
             await spool.recordScansCompleted(index + 1, revision: revision)
             await positioner?.cycleEnded(wifi: readings, revision: revision, at: Date())

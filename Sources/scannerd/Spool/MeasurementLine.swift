@@ -17,7 +17,7 @@ enum MeasurementLine {
             case .string(let text): json.string(text)
             case .mac(let address): json.mac(address)
             case .uuid(let uuid): json.uuid(uuid)
-            case .time(let date): json.string(formatTime(date))
+            case .time(let date): json.time(date)
             }
         }
         return json.finish()
@@ -60,8 +60,23 @@ struct JSONBytes {
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
+    /// Decimal digits written straight into the bytes, as `String(value)` spells them.
     mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        let first = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[first...].reverse()
+    }
+
+    /// `"2026-11-22T06:50:00.123Z"`, as ``MeasurementLine/formatTime(_:)`` writes it.
+    mutating func time(_ date: Date) {
+        bytes.append(UInt8(ascii: "\""))
+        JSONCoding.appendFormattedDate(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     mutating func string(_ value: String) {
@@ -103,7 +118,7 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
         withUnsafeBytes(of: value.uuid) { octets in
             for (index, octet) in octets.enumerated() {
-                if [4, 6, 8, 10].contains(index) { bytes.append(UInt8(ascii: "-")) }
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
                 bytes.append(Self.upperHexDigits[Int(octet >> 4)])
                 bytes.append(Self.upperHexDigits[Int(octet & 0x0F)])
             }

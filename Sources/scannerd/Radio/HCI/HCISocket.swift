@@ -60,12 +60,20 @@ final class HCISocket: HCIChannel {
     }
 
     func receive(timeout: Duration) throws(SystemError) -> [UInt8]? {
+        try Self.receivePacket(from: descriptor, timeout: timeout, device: device)
+    }
+
+    /// The next packet on a packet socket (one `read()` is one packet), or nil when none arrives
+    /// within `timeout`: `poll()`, then one `read()` of at most an HCI event's size. The raw HCI
+    /// socket reads this way, and so does the benchmark's replayed controller (`scannerd bench`).
+    static func receivePacket(from descriptor: CInt, timeout: Duration, device: String) throws(SystemError) -> [UInt8]? {
         guard try Syscall.waitReadable(descriptor, timeout: timeout) else { return nil }
         var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE) + 1)
         let count = try Syscall.retryingInterrupts("read", path: device) {
             buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         }
-        return Array(buffer.prefix(count))
+        buffer.removeLast(buffer.count - count)
+        return buffer
     }
 
     func isUp() -> Bool {
