@@ -10,7 +10,7 @@ public enum TokenFileText {
     /// space (not one token).
     public static func token(in text: String) -> String? {
         let line = text.split(whereSeparator: \.isNewline).first.map(trimmingSpaces) ?? ""
-        return line.isEmpty || line.contains(" ") ? nil : line
+        return line.isEmpty || line.contains(" " as Character) ? nil : line
     }
 
     private static func trimmingSpaces(_ line: Substring) -> String {
