@@ -10,7 +10,7 @@ import PackageDescription
 //
 // switchd never compiles radio decoders (it does not depend on RadioWire), neither daemon carries
 // the dataset evaluator, its ZIP/XLSX readers or zlib (only floorscan-evaluate depends on
-// Evaluation), and the v1 contract imports only Foundation. docs/architecture.md has the picture,
+// Evaluation), and the v1 contract imports only FoundationEssentials. docs/architecture.md has the picture,
 // drawn from this file by scripts/architecture-graph.
 let package = Package(
     name: "floorscan",
@@ -43,7 +43,7 @@ let package = Package(
     ],
     targets: [
         // The v1 contract: domain types (Measurement, MACAddress, BeaconID, …), the v1 JSON of every
-        // endpoint, and the scan switch. Foundation only, no I/O; everything else builds on it.
+        // endpoint, and the scan switch. FoundationEssentials only, no I/O; everything else builds on it.
         .target(name: "ScanContract"),
         // The radio wire formats scannerd reads: the bounds-checked byte reader, HCI events, LE
         // advertising data and beacon frames, netlink and nl80211. Depends on nothing at all; its

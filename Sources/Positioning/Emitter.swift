@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// A radio a scanner can hear and a fingerprint can hold: a Wi-Fi access point or an iBeacon.

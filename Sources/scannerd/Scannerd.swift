@@ -1,5 +1,10 @@
 import DaemonSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Logging
 import Positioning
 import ScanContract

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The long options and flags of one command, as ArgumentParser describes them in its JSON help
 /// (the `--experimental-dump-help` request, serialization version 0): the list a configuration

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A configuration file said again as command-line words (`port = 8080` → `--port=8080`,
 /// `x = true` → `--x`, `x = false` → `--no-x`), to be parsed by ArgumentParser with the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TOMLKit
 
 /// A daemon's TOML configuration file: top-level `key = value` lines, one per long option.
@@ -15,15 +19,11 @@ public struct ConfigFile: Sendable, Equatable {
     /// - Throws: `ConfigFileError.unreadable` when it cannot be read, `.syntax` with the line and column
     ///   when it is not TOML, `.wrongShape` for a table, date or time.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile {
-        // access(2) first: its errno says plainly why (Foundation's read errors vary by platform).
-        guard access(path, R_OK) == 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.read(path)
         } catch {
-            throw .unreadable(path: path, reason: Self.reason(error))
+            throw .unreadable(path: path, reason: error.reason)
         }
         return try ConfigFile(path: path, text: text)
     }
@@ -65,9 +65,5 @@ public struct ConfigFile: Sendable, Equatable {
             }
         default: nil
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedDescription
     }
 }

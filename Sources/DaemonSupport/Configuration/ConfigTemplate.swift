@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A shipped configuration file that lists every setting of its command, each commented out with
 /// its default (`#port = 8080`) unless the package sets it (`state-dir = "/var/lib/…"`).
@@ -25,7 +29,7 @@ public struct ConfigTemplate: Sendable {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
             let isActive = !raw.hasPrefix("#")
             let body = isActive ? raw[...] : raw.dropFirst()
-            guard let equals = body.range(of: " = "), body.first?.isLetter == true else { return nil }
+            guard let equals = body.firstRange(of: " = "), body.first?.isLetter == true else { return nil }
             let key = body[..<equals.lowerBound]
             guard key.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else { return nil }
             return Line(number: index + 1, key: String(key), assignment: String(body), isActive: isActive)

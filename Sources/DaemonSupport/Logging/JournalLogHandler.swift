@@ -74,11 +74,21 @@ public struct JournalLogHandler: LogHandler {
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        replacingScalars(of: text) { $0 == "\n" ? "\\n" : $0 == "\r" ? "\\r" : nil }
     }
 
     private static func quoted(_ value: String) -> String {
         value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
-            ? "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : value
+            ? "\"" + replacingScalars(of: value) { $0 == "\"" ? "\\\"" : nil } + "\"" : value
+    }
+
+    /// `text` with each scalar for which `replacement` gives a string replaced by it; scalar by
+    /// scalar, so a `\r` in a CR-LF pair is found too.
+    private static func replacingScalars(of text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { result += replaced } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
     }
 }

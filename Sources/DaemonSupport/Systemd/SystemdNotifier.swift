@@ -3,7 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tells systemd how the daemon is doing, as sd_notify(3) does: one datagram of `KEY=VALUE`
 /// lines to the unix socket named by `$NOTIFY_SOCKET`.

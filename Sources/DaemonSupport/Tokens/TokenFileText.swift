@@ -1,12 +1,23 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The text of a token file (`admin.token`, `--admin-token-file`, scannerd's `--token-file`).
 public enum TokenFileText {
     /// The token a file holds: its first line, spaces trimmed; nil when that is empty or holds a
     /// space (not one token).
     public static func token(in text: String) -> String? {
-        let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return line.isEmpty || line.contains(" ") ? nil : line
+        let line = text.split(whereSeparator: \.isNewline).first.map(trimmingSpaces) ?? ""
+        return line.isEmpty || line.contains(" " as Character) ? nil : line
+    }
+
+    private static func trimmingSpaces(_ line: Substring) -> String {
+        var line = line
+        while line.first?.isWhitespace == true { line.removeFirst() }
+        while line.last?.isWhitespace == true { line.removeLast() }
+        return String(line)
     }
 
     /// Why a token file gave no token; the description reads on from the file's name.
@@ -26,9 +37,9 @@ public enum TokenFileText {
     public static func read(_ path: String) throws(ReadError) -> String {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.read(path)
         } catch {
-            throw .unreadable(reason: error.localizedDescription)
+            throw .unreadable(reason: error.reason)
         }
         guard let token = token(in: text) else { throw .noToken }
         return token

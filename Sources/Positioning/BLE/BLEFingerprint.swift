@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// BLE fingerprinting over the per-location statistics of a radio map (`RadioMapLocation.emitters`):
 /// a window of readings (mean RSSI per beacon) is compared with every location's mean RSSI per

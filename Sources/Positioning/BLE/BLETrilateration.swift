@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Position from the RSSI of anchors of known position: weighted nonlinear least squares on the
 /// log-distance model, `min Σ wᵢ (RSSIᵢ − P₁ᵢ + 10·nᵢ·log10 dᵢ(x, y))²`, solved by

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A path-loss model per emitter sharing one exponent: each emitter (or receiver) keeps its own
 /// power at 1 m, since radios of one make differ by a few dB, while the building sets how fast

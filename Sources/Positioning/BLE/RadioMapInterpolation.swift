@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Densifies a floor's BLE radio map onto a regular grid, so fingerprinting is not limited to
 /// the surveyed spots: each beacon's mean RSSI is the path-loss prediction plus the surveyed

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Smooths positions over time with a constant-velocity Kalman filter (per axis: position and
 /// velocity, driven by white acceleration noise). Each measurement's noise comes from its

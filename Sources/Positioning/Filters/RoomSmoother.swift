@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Stops the reported room from flip-flopping at a boundary: a hidden-Markov forward filter over
 /// rooms (stay with probability `stayProbability`, otherwise move to a neighbouring room), fed

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Combines the estimates several methods made of the same moment by inverse-variance
 /// weighting of their accuracy radii, one floor at a time.

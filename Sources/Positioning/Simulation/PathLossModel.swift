@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The log-distance path-loss model with log-normal shadowing:
 /// `RSSI(d) = P₁ − 10·n·log10(d / 1 m) + X`, `X ~ N(0, σ²)`.

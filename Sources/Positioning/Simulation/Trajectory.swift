@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// Where a simulated scanner is over time: standing still, or walking a path of waypoints back
@@ -38,8 +42,8 @@ public enum Trajectory: Hashable, Sendable {
         var points: [PlanPoint] = []
         for pointText in pointTexts {
             let xy = pointText.split(separator: ",")
-            guard xy.count == 2, let x = Double(xy[0].trimmingCharacters(in: .whitespaces)),
-                  let y = Double(xy[1].trimmingCharacters(in: .whitespaces)), x.isFinite, y.isFinite else {
+            guard xy.count == 2, let x = Double(Self.trimmed(xy[0])),
+                  let y = Double(Self.trimmed(xy[1])), x.isFinite, y.isFinite else {
                 throw FieldError("must be x,y or x,y;x,y;…[@metresPerSecond], got \"\(text)\"")
             }
             points.append(PlanPoint(x: x, y: y))
@@ -57,5 +61,13 @@ public enum Trajectory: Hashable, Sendable {
             speed = given
         }
         self = .walking(points, metresPerSecond: speed)
+    }
+
+    /// A field of the trajectory text without the spaces around it.
+    private static func trimmed(_ field: Substring) -> Substring {
+        var field = field
+        while field.first?.isWhitespace == true { field.removeFirst() }
+        while field.last?.isWhitespace == true { field.removeLast() }
+        return field
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The "powed" RSSI representation of Torres-Sospedra et al. (2015): a reading of `rssi` dBm becomes
 /// `((rssi − floor) / −floor) ^ exponent`, a number in 0…1 where 0 means "not heard". Raising to a

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Weighted k-nearest-neighbour positioning in a cascade, all by Sørensen distance on powed RSSI:
 /// the nearest surveyed locations (their samples averaged) vote for the building, then the nearest

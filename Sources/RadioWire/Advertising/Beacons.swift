@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An iBeacon frame (Apple's Proximity Beacon specification): manufacturer data of company 0x004C
 /// holding type 0x02, length 0x15, proximity UUID (16), major (u16 BE), minor (u16 BE) and the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The body of every error answer: `{"error": {"code", "message", "field"?, "batchID"?}}`.
 public struct APIErrorBody: Codable, Hashable, Sendable {

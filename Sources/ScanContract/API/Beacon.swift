@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An iBeacon of known position (the beacon registry, `/v1/beacons`).
 public struct Beacon: Codable, Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One beacon a scanner heard while positioning: how loud, how far by the path-loss model, and
 /// the coarse proximity class integrators act on (immediate / near / far).

@@ -31,7 +31,7 @@ extension DecodingError {
     /// True when the body was not JSON at all (as opposed to JSON of the wrong shape).
     public var isMalformedJSON: Bool {
         guard case .dataCorrupted(let context) = self, context.codingPath.isEmpty else { return false }
-        return context.underlyingError != nil || context.debugDescription.localizedStandardContains("JSON")
+        return context.underlyingError != nil || context.debugDescription.lowercased().contains("json")
     }
 
     static func render(_ path: [any CodingKey]) -> String {

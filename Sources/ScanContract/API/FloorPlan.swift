@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The image formats a floor plan may be uploaded in. The format is read from the bytes, never
 /// taken from what the client claims.
@@ -35,7 +39,7 @@ public enum PlanImageFormat: String, Codable, Sendable, CaseIterable {
         guard !head.contains(0), let text = String(validating: head, as: UTF8.self) ?? Self.validPrefix(head) else { return nil }
         let trimmed = text.drop { $0.isWhitespace }
         guard trimmed.first == "<" else { return nil }
-        return trimmed.range(of: "<svg", options: .caseInsensitive) == nil ? nil : .svg
+        return trimmed.lowercased().contains("<svg") ? .svg : nil
     }
 
     /// The text of `head` when it is valid UTF-8 but for a character cut at its end.

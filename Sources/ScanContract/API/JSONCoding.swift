@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The v1 API's JSON conventions, shared by switchd, scannerd and tests: dates are RFC 3339 in UTC
 /// with milliseconds (`2026-11-22T06:50:00.123Z`); a date without fractional seconds is accepted.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One page of a listing, and the cursor for the next (absent on the last page).
 public struct Page<Item: Codable & Sendable>: Codable, Sendable {
@@ -25,13 +29,12 @@ public struct FeedCursor: Hashable, Sendable {
 
     public var token: String {
         Data((Self.prefix + String(afterSequence)).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     /// Reads a token made by ``token``. Throws for anything else.
     public init(token: String) throws(FieldError) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard token.count <= 64,
               let data = Data(base64Encoded: base64),

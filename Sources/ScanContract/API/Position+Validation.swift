@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension NewPosition {
     /// The longest method name accepted ("wifi-knn", "ble-trilateration", "fused", …).
@@ -13,7 +17,7 @@ extension NewPosition {
         guard accuracyMetres.isFinite, accuracyMetres >= 0, accuracyMetres <= Self.maxAccuracyMetres else {
             throw ValidationError(field: "accuracyMetres", reason: "must be a finite number of metres from 0 to \(Int(Self.maxAccuracyMetres)), got \(accuracyMetres)")
         }
-        guard !method.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, method.count <= Self.maxMethodLength else {
+        guard !method.allSatisfy(\.isWhitespace), method.count <= Self.maxMethodLength else {
             throw ValidationError(field: "method", reason: "must be 1 to \(Self.maxMethodLength) characters naming the positioning method, got \(method.count)")
         }
         if let beacons {

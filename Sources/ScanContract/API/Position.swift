@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A position a scanner computed on the device and posted (`POST /v1/positions`).
 public struct NewPosition: Codable, Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 3339 timestamps: a strict reader of `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, and the
 /// writer of the one form floorscan sends, UTC with milliseconds.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What one scannerd run has counted since it started, as it reports it to switchd
 /// (`PUT /v1/scanners/{id}/counters`). Counts only grow within a run; a new `run` starts them

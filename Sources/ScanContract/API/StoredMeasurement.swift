@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A measurement as switchd keeps and serves it: the reading plus where and under what switch it
 /// was taken. `sequence` orders the feed (cursor paging, `id:` of the live stream).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A floor of a building; rooms and locations hang below it.
 public struct Floor: Codable, Hashable, Sendable {
@@ -147,8 +151,7 @@ public let maxNameLength = 200
 ///
 /// - Throws: ``ValidationError`` naming `field` and the first offending character's position.
 func validateName(_ name: String, field: String) throws(ValidationError) {
-    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else {
+    guard !name.allSatisfy(\.isWhitespace) else {
         throw ValidationError(field: field, reason: "must not be empty")
     }
     guard name.count <= maxNameLength else {
@@ -157,7 +160,8 @@ func validateName(_ name: String, field: String) throws(ValidationError) {
     if let offset = name.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) {
         let scalar = name.unicodeScalars[offset]
         let position = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
-        let code = String(format: "U+%04X", scalar.value)
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         throw ValidationError(field: field, reason: "must not contain control characters; found \(code) at position \(position)")
     }
 }

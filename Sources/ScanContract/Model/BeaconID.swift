@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An iBeacon's identity: proximity UUID, major and minor (Apple's iBeacon specification).
 public struct BeaconID: Hashable, Sendable, Codable, CustomStringConvertible {

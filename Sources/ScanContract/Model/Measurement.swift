@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which radio a measurement came from.
 public enum RadioKind: String, Codable, Sendable, CaseIterable {

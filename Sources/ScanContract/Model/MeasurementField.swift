@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One field of a measurement's v1 JSON, as ``Measurement/forEachField(_:)`` lists them.
 public enum MeasurementField: Sendable, Equatable {

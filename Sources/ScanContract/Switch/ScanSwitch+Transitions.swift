@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The switch's state machine. Every function is pure: it returns the next state, and a state that
 /// differs from the current one in anything but progress carries the next revision.

@@ -1,5 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// `scannerd spool …`: operator commands on a stopped scannerd's spool.
 struct SpoolCommand: ParsableCommand {

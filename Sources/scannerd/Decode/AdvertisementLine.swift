@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RadioWire
 import ScanContract
 
@@ -55,7 +59,7 @@ extension AdvertisementLine.Beacon {
 }
 
 private func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
+    bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
 }
 
 /// Every advertisement in a btsnoop capture, in file order, with the events that did not decode.

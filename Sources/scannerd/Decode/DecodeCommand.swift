@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RadioWire
 import ScanContract
 
@@ -47,7 +51,7 @@ struct DecodeCommand: ParsableCommand {
         if let first = decoding.skipped.first {
             summary += "; \(decoding.skipped.count) events skipped, first: \(first)"
         }
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        try FileDescriptor.standardError.write(Data((summary + "\n").utf8))
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// One line of the event log: the event's fields plus `event`, `monotonicNs` (CLOCK_MONOTONIC,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One HTTP exchange, as scannerd needs it: small requests, whole bodies of a bounded size.
 struct HTTPRequest: Sendable {

@@ -1,11 +1,12 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// ``HTTPClient`` over AsyncHTTPClient (SwiftNIO), sharing its process-wide client.
 ///
@@ -133,7 +134,13 @@ struct NIOHTTPClient: HTTPClient {
 
 /// The request did not get an answer: refused, reset, timed out, name not found.
 struct HTTPTransportError: Error, CustomStringConvertible {
-    let code: URLError.Code
+    enum Code: Sendable {
+        case timedOut
+        case networkConnectionLost
+        case cannotLoadFromNetwork
+    }
+
+    let code: Code
     /// What went wrong, e.g. "could not connect to 127.0.0.1: connection refused".
     let reason: String
 

@@ -1,5 +1,9 @@
 import DaemonSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// The bearer token scannerd sends switchd (`--token-file`): a `scanner` token issued for this

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the real radio sources have done since scannerd started, for logs and metrics. Created
 /// once and shared by the sources; every count only grows.
@@ -19,7 +23,7 @@ final class RadioCounters: @unchecked Sendable {
         var netlinkResyncs = 0
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var counts = Snapshot()
 
     var snapshot: Snapshot { lock.withLock { counts } }

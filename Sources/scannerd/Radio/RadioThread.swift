@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs a radio's blocking socket work on a thread of its own, never on Swift's cooperative pool.
 /// The work sees a ``StopSignal`` and must return soon after it is set; its blocking calls use
@@ -14,16 +18,18 @@ enum RadioThread {
         let stop = StopSignal()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         continuation.onTermination = { _ in stop.stop() }
-        let thread = Thread {
-            do {
-                try body(stop) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        do {
+            try OSThread.start(name: name) {
+                do {
+                    try body(stop) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
             }
+        } catch {
+            continuation.finish(throwing: error)
         }
-        thread.name = name
-        thread.start()
         return (stream, stop)
     }
 
@@ -33,11 +39,13 @@ enum RadioThread {
         let stop = StopSignal()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                let thread = Thread {
-                    continuation.resume(with: Swift.Result { try body(stop) })
+                do {
+                    try OSThread.start(name: name) {
+                        continuation.resume(with: Swift.Result { try body(stop) })
+                    }
+                } catch {
+                    continuation.resume(throwing: error)
                 }
-                thread.name = name
-                thread.start()
             }
         } onCancel: {
             stop.stop()

@@ -1,9 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tells a radio's dedicated thread to finish: set once from any thread, checked by the thread
 /// between blocking calls (which all have short timeouts), and able to cut short a backoff wait.
 final class StopSignal: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var stopped = false
 
     func stop() {
@@ -21,7 +25,7 @@ final class StopSignal: @unchecked Sendable {
 
     /// Waits `duration` unless stopped first. Returns true when stopped.
     func wait(for duration: Duration) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        let deadline = ContinuousClock.now + duration
         condition.lock()
         defer { condition.unlock() }
         while !stopped {

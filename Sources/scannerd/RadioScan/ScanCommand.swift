@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// `scannerd scan ble|wifi`: one-shot diagnostics of the real radios, printing what they hear as
@@ -16,5 +20,5 @@ struct ScanCommand: ParsableCommand {
 func printJSONLine(_ value: some Encodable, encoder: JSONEncoder) throws {
     var data = try encoder.encode(value)
     data.append(UInt8(ascii: "\n"))
-    FileHandle.standardOutput.write(data)
+    try FileDescriptor.standardOutput.write(data)
 }

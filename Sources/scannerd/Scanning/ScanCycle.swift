@@ -1,11 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The scan cycle a session is in. Cycle k ends when a Wi-Fi scan completes; BLE readings
 /// heard meanwhile belong to cycle k too. After the session's last cycle there is none, so a
 /// reading heard between the last scan and the radios stopping is not counted in a cycle the
 /// switch never asked for. Shared by the session's BLE and Wi-Fi tasks.
 final class ScanCycle: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var index: Int
     private var finished = false
 

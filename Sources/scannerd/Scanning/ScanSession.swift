@@ -1,5 +1,9 @@
 import DaemonSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import ScanContract
 

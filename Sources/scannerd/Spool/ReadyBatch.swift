@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A sealed batch in `ready/`, waiting for upload.
 struct ReadyBatch: Sendable, Hashable {

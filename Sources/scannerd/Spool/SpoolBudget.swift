@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes the spool holds against its bound (`--spool-max-bytes`): the open journal and the
 /// sealed batches in `ready/`. `rejected/` is not counted: only switchd's own refusal of a batch

@@ -1,11 +1,16 @@
 import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An open file. Whoever opens one closes it; the value itself owns nothing.
 struct FileDescriptor: Sendable, Hashable {
     let rawValue: CInt
 
     static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
 
     enum Access {
         /// Write only, created when missing, every write at the end (`O_APPEND`): a line written

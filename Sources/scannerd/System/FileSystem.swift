@@ -1,5 +1,9 @@
 import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// File and directory operations, each a thin layer over the system calls that name them.
 enum FileSystem {

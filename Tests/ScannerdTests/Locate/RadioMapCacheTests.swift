@@ -49,7 +49,7 @@ struct RadioMapCacheTests {
         let directory = try TemporaryDirectory()
         let client = ScriptedHTTPClient { _, index in
             if index == 0 { return try Self.mapResponse(etag: "\"v1\"") }
-            throw HTTPTransportError(code: .cannotConnectToHost, reason: "Couldn't connect to server")
+            throw HTTPTransportError(code: .cannotLoadFromNetwork, reason: "Couldn't connect to server")
         }
         let cache = RadioMapCache(path: directory.file("radiomap.json"), api: api(client), logger: quietLogger)
         await cache.refresh()

@@ -1,5 +1,9 @@
 import CBluetooth
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RadioWire
 
 /// Drives one controller's LE scanning over an ``HCIChannel``: sends each command and waits on the

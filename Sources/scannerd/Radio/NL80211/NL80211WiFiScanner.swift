@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import RadioWire
 import ScanContract
@@ -101,7 +105,7 @@ struct NL80211WiFiScanner: WiFiScanner {
 extension NL80211WiFiScanner {
     /// What the scanner remembers between scans.
     final class State: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var cachedOnlyMode = false
         private var lastDump: UInt64?
         private var failedScans = 0

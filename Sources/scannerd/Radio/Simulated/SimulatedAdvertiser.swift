@@ -1,5 +1,9 @@
 import DaemonSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One BLE stream's receiver: it wakes when advertisements are due, hears them through the
 /// simulated air, and hands them out one at a time.

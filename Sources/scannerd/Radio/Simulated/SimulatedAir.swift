@@ -1,5 +1,9 @@
 import DaemonSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Positioning
 
 /// The simulated floor's radio environment as the scanner experiences it: where the scanner is,

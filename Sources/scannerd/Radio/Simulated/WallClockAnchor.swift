@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns readings of the receiver's clock (time since its start, ``ElapsedTime``) into
 /// wall-clock dates from one pairing of the two clocks, so readings scheduled 10 ms apart are
