@@ -25,6 +25,33 @@ extension AppDatabase {
         try await write { db in try Self.ingest(batch, at: now, in: db) }
     }
 
+    /// Stores several validated batches in one transaction, so that one commit (and one fsync)
+    /// covers them all. Each batch is stored as ``ingest(_:at:)`` stores it, inside its own
+    /// savepoint: a batch refused for its content is rolled back alone and its error is its result,
+    /// while the others are kept. Results come in the order of `batches`, and are final only once
+    /// this method returns (the commit is done).
+    ///
+    /// - Throws: when the transaction itself fails (``StoreError/storageFull`` when the disk is
+    ///   full at commit, or the database cannot be written): then no batch is stored.
+    package func ingest(_ batches: [(batch: MeasurementBatch, received: Date)]) async throws -> [Result<IngestOutcome, any Error>] {
+        try await write { db in
+            batches.map { batch, received in
+                do {
+                    var outcome: IngestOutcome?
+                    try db.inSavepoint {
+                        outcome = try Self.ingest(batch, at: received, in: db)
+                        return .commit
+                    }
+                    return .success(outcome!)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+                    return .failure(StoreError.storageFull)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+    }
+
     private static func ingest(_ batch: MeasurementBatch, at now: Date, in db: Database) throws -> IngestOutcome {
         if let discarded = try BatchRecord.discarded(db, batchID: batch.batchID) {
             let receipt = BatchReceipt(batchID: batch.batchID, stored: 0, duplicate: true, discarded: discarded)

@@ -51,12 +51,12 @@ extension AppDatabase {
         }
     }
 
-    /// The tokens not revoked, with their hashes.
-    package func activeTokens() async throws -> [ActiveTokenHash] {
+    /// The token not revoked whose stored hash is `hash`, with that hash, or nil. Found through
+    /// the unique index on the hash: one lookup whatever the number of tokens stored.
+    package func activeToken(hash: [UInt8]) async throws -> ActiveTokenHash? {
         try await read { db in
-            try TokenRecord.filter(TokenRecord.Columns.revokedMs == nil).fetchAll(db).map { record in
-                ActiveTokenHash(info: try record.tokenInfo(), hash: Array(record.hash))
-            }
+            guard let record = try TokenRecord.withHash(db, hash), record.revokedMs == nil else { return nil }
+            return ActiveTokenHash(info: try record.tokenInfo(), hash: Array(record.hash))
         }
     }
 

@@ -6,22 +6,26 @@ import ScanContract
 
 /// switchd's ingest rate (HTTP + JSON + validation + storage, batches of `batchSize` posted
 /// `concurrency` at a time) next to the rate of inserting the very same rows into the very same
-/// table with SQLite's C API, prepared statement, one transaction per batch.
+/// table with SQLite's C API, prepared statement, one transaction per batch. The two sides' rounds
+/// alternate (switchd, raw, switchd, raw, …) so that both meet the machine in the same state, and
+/// they are compared pair by pair: the figure is the median of the per-pair ratios.
 struct IngestBench {
     let readings: Int
     let batchSize: Int
     let concurrency: Int
     let rounds: Int
 
-    /// Rates of each round; rounds are compared by their medians, since a single fsync-bound
-    /// run on a shared machine varies by ±20 % or more.
+    /// Rates of each round, in the order run; a single fsync-bound round on a shared machine
+    /// varies by ±20 % or more, and the machine's load drifts, so only rounds run next to each
+    /// other are compared.
     struct Result {
         var readings: Int
         var switchdPerSecond: [Double]
         var rawPerSecond: [Double]
         var switchdMedian: Double { median(switchdPerSecond) }
         var rawMedian: Double { median(rawPerSecond) }
-        var ratio: Double { switchdMedian / rawMedian }
+        var pairRatios: [Double] { zip(switchdPerSecond, rawPerSecond).map { $0 / $1 } }
+        var ratio: Double { median(pairRatios) }
     }
 
     func run(in folder: TemporaryFolder) async throws -> Result {
@@ -36,10 +40,12 @@ struct IngestBench {
 
         // Warm up connections and statement caches with one batch that is not counted.
         _ = try await post(api, try makeBodies(revision: on.revision, count: 1)[0])
+        let raw = try RawInsertBaseline(database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize)
         var switchdRates: [Double] = []
+        var rawRates: [Double] = []
         for round in 1...rounds {
             let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
-            print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight …")
+            print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw …")
             let start = DispatchTime.now().uptimeNanoseconds
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
@@ -56,14 +62,10 @@ struct IngestBench {
             }
             let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
             switchdRates.append(Double(bodies.count * batchSize) / seconds)
+            rawRates.append(try raw.round())
         }
         await switchd.process.terminate()
-
-        print("ingest: the same rows again, raw SQLite, timed round by round …")
-        let raw = try RawInsertBaseline(
-            database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize
-        ).run(untimedRows: batchSize, roundRows: (readings / batchSize) * batchSize)
-        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: raw)
+        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: rawRates)
     }
 
     private func post(_ api: APIClient, _ body: Data) async throws {

@@ -3,60 +3,64 @@ import Foundation
 import GRDBSQLite
 import Harness
 
-/// The raw SQLite baseline: copies switchd's database file, reads back the measurement rows
-/// switchd stored, empties the table and inserts the same rows with `sqlite3_prepare_v2` /
-/// `sqlite3_bind_value` / `sqlite3_step`, one transaction per batch — the fastest honest way to put
-/// those rows into that schema (same table, indexes, foreign keys, WAL, synchronous=FULL) on this
-/// machine.
-struct RawInsertBaseline {
-    let database: String
-    let copyTo: String
-    let batchSize: Int
+/// The raw SQLite baseline, run round by round between switchd's rounds: a copy of switchd's
+/// database (`VACUUM INTO`, taken once, so same table, indexes, triggers and foreign keys) kept
+/// in step with it. Each round takes the readings switchd stored since the last one (reading
+/// switchd's file through a read-only `ATTACH`), copies their batch rows untimed, and times
+/// inserting the same rows with `sqlite3_prepare_v2` / `sqlite3_bind_value` / `sqlite3_step`, one
+/// transaction per `batchSize` rows — the fastest honest way to put those rows into that schema
+/// (WAL, synchronous=FULL, foreign keys on) on this machine.
+final class RawInsertBaseline {
+    private let db: SQLiteHandle
+    private let batchSize: Int
+    private let columnList: String
+    private let insert: OpaquePointer?
+    private var lastSequence: Int64
 
-    /// Inserts the first `untimedRows` (switchd's warm-up batch) untimed, then times each run of
-    /// `roundRows` rows (one benchmark round) on its own; returns rows per second of each.
-    func run(untimedRows: Int, roundRows: Int) throws -> [Double] {
+    init(database: String, copyTo: String, batchSize: Int) throws {
         try? FileManager.default.removeItem(atPath: copyTo)
-        try FileManager.default.copyItem(atPath: database, toPath: copyTo)
-        let db = try SQLiteHandle(path: copyTo)
-        defer { db.close() }
+        let live = try SQLiteHandle(path: database)
+        try live.exec("VACUUM INTO '\(copyTo)'")
+        live.close()
+        db = try SQLiteHandle(path: copyTo)
         try db.exec("PRAGMA journal_mode=WAL")
         // The same durability switchd promises: an acknowledged batch survives a power cut.
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
-
+        try db.exec("ATTACH 'file:\(database)?mode=ro' AS live")
+        self.batchSize = batchSize
         let columns = try db.columns(of: "measurement").filter { $0 != "sequence" }
-        let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let rows = try db.readAll("SELECT \(list) FROM measurement ORDER BY sequence")
-        defer { rows.joined().forEach { sqlite3_value_free($0) } }
-        guard !rows.isEmpty else { throw HarnessError("switchd stored no rows to replay") }
-        try db.exec("DELETE FROM measurement")
+        columnList = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        insert = try db.prepare("INSERT INTO main.measurement (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        lastSequence = try db.integer("SELECT coalesce(max(sequence), 0) FROM main.measurement")
+    }
 
-        let insert = try db.prepare("INSERT INTO measurement (\(list)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
-        defer { sqlite3_finalize(insert) }
-        func insertBatches(_ range: Range<Int>) throws {
-            for batch in stride(from: range.lowerBound, to: range.upperBound, by: batchSize) {
-                try db.exec("BEGIN IMMEDIATE")
-                for row in rows[batch..<min(batch + batchSize, range.upperBound)] {
-                    for (index, value) in row.enumerated() {
-                        sqlite3_bind_value(insert, Int32(index + 1), value)
-                    }
-                    guard sqlite3_step(insert) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
-                    sqlite3_reset(insert)
+    deinit {
+        sqlite3_finalize(insert)
+        db.close()
+    }
+
+    /// Inserts the rows switchd stored since the last round; returns rows per second.
+    func round() throws -> Double {
+        try db.exec("INSERT INTO main.batch SELECT * FROM live.batch WHERE id > (SELECT coalesce(max(id), 0) FROM main.batch)")
+        let rows = try db.readAll("SELECT \(columnList) FROM live.measurement WHERE sequence > \(lastSequence) ORDER BY sequence")
+        defer { rows.joined().forEach { sqlite3_value_free($0) } }
+        guard !rows.isEmpty else { throw HarnessError("switchd stored no rows this round") }
+        lastSequence = try db.integer("SELECT max(sequence) FROM live.measurement")
+        let start = DispatchTime.now().uptimeNanoseconds
+        for batch in stride(from: 0, to: rows.count, by: batchSize) {
+            try db.exec("BEGIN IMMEDIATE")
+            for row in rows[batch..<min(batch + batchSize, rows.count)] {
+                for (index, value) in row.enumerated() {
+                    sqlite3_bind_value(insert, Int32(index + 1), value)
                 }
-                try db.exec("COMMIT")
+                guard sqlite3_step(insert) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
+                sqlite3_reset(insert)
             }
+            try db.exec("COMMIT")
         }
-        try insertBatches(0..<min(untimedRows, rows.count))
-        var rates: [Double] = []
-        for roundStart in stride(from: untimedRows, to: rows.count - roundRows + 1, by: roundRows) {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try insertBatches(roundStart..<(roundStart + roundRows))
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            rates.append(Double(roundRows) / seconds)
-        }
-        guard !rates.isEmpty else { throw HarnessError("switchd stored \(rows.count) rows, fewer than one round") }
-        return rates
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(rows.count) / seconds
     }
 }
 
@@ -80,6 +84,13 @@ final class SQLiteHandle {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw HarnessError("\(sql): \(message)") }
         return statement
+    }
+
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw HarnessError("\(sql): no row") }
+        return sqlite3_column_int64(statement, 0)
     }
 
     func columns(of table: String) throws -> [String] {

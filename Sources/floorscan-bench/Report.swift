@@ -8,9 +8,16 @@ func rounded(_ rates: [Double]) -> String {
 struct Report {
     let flip: FlipLatencyBench.Result
     let ingest: IngestBench.Result
+    let tokens: TokenBench.Result
 
     func print() {
         func ms(_ value: Double) -> String { String(format: "%8.2f ms", value) }
+        let pairs = ingest.pairRatios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+        let tokenLine = String(
+            format: "token check, GET switch with %d tokens stored: p50 %.2f ms, %.0f req/s; with %d: p50 %.2f ms, %.0f req/s (rate ratio %.2f)",
+            tokens.fewTokens, tokens.few.percentile(50), tokens.fewPerSecond, tokens.manyTokens, tokens.many.percentile(50),
+            tokens.manyPerSecond, tokens.manyPerSecond / tokens.fewPerSecond
+        )
         let lines = [
             "",
             "floorscan benchmark results (one run, loopback)",
@@ -23,7 +30,9 @@ struct Report {
                 + " (rounds: \(rounded(ingest.switchdPerSecond)))",
             String(format: "raw SQLite batched insert, same rows, table and pragmas: median %.0f rows/s", ingest.rawMedian)
                 + " (rounds: \(rounded(ingest.rawPerSecond)))",
-            String(format: "ingest ratio switchd / raw (medians): %.2f   target ≥ 0.5", ingest.ratio),
+            String(format: "ingest ratio switchd / raw, median of %d alternated pairs: %.2f   target ≥ 0.8", ingest.pairRatios.count, ingest.ratio)
+                + " (pairs: \(pairs))",
+            tokenLine,
             "",
         ]
         lines.forEach { Swift.print($0) }
@@ -34,6 +43,8 @@ struct Report {
             "flipToScanningP50Ms": flip.flipToScanning.percentile(50), "flipToScanningP99Ms": flip.flipToScanning.percentile(99),
             "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,
             "ingestPerSecond": ingest.switchdMedian, "rawInsertPerSecond": ingest.rawMedian, "ingestRatio": ingest.ratio,
+            "tokenCheckFewP50Ms": tokens.few.percentile(50), "tokenCheckManyP50Ms": tokens.many.percentile(50),
+            "tokenCheckManyOverFewRate": tokens.manyPerSecond / tokens.fewPerSecond,
         ]
         if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) {
             Swift.print(String(decoding: data, as: UTF8.self))

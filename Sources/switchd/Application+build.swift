@@ -39,7 +39,7 @@ func buildApplication(
     let hub = SwitchHub()
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock
+        authThrottle: authThrottle, clock: clock, logger: logger
     )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
@@ -89,12 +89,12 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes, behind the metrics, response-header, error, body-limit and auth middleware. A route
+/// Every controller's routes (`logger` for what they log outside a request), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd")
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -118,7 +118,10 @@ func buildRouter(
     FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
-    MeasurementsController(database: database, hub: hub, feed: feeds.measurements, stored: metrics.measurementsStored).addRoutes(to: router)
+    MeasurementsController(
+        database: database, ingest: IngestCoalescer(database: database, metrics: metrics.factory, logger: logger), hub: hub,
+        feed: feeds.measurements, stored: metrics.measurementsStored
+    ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
         .addRoutes(to: router)
     RadioMapController(database: database, cache: RadioMapCache()).addRoutes(to: router)

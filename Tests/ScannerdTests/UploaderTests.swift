@@ -101,6 +101,43 @@ struct UploaderTests {
         #expect(try rig.eventLog.events("acked").count == 1)
     }
 
+    /// switchd's answer to a full ingest queue (and a proxy's 429) names its wait: the batch goes
+    /// again only once that much time has passed, not after the 100 ms first backoff.
+    @Test(arguments: [503, 429])
+    func aBusyAnswerWithRetryAfterIsSentAgainAfterThatWait(_ status: Int) async throws {
+        let clock = TestClock()
+        let start = clock.now
+        let sentAt = Mutex<[Duration]>([])
+        let rig = try Rig(clock: clock) { request, index in
+            sentAt.withLock { $0.append(start.duration(to: clock.now)) }
+            guard index > 0 else {
+                return try errorResponse(status, code: "busy", message: "queue full", headers: ["retry-after": "3"])
+            }
+            return try storedReceipt(for: request)
+        }
+        let batchID = try await rig.seal()
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
+
+        await clock.step(by: .milliseconds(250)) { await rig.client.requests.count > 1 }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+        let times = sentAt.withLock { $0 }
+        #expect(times.count == 2)
+        #expect(times[1] - times[0] >= .seconds(3), "sent again after \(times[1] - times[0])")
+        #expect(try rig.eventLog.events("acked").count == 1)
+    }
+
+    @Test func retryAfterIsReadOnlyOnBusyAnswersAndCapped() throws {
+        let batchID = UUID()
+        let capped = UploadOutcome(try errorResponse(503, code: "busy", message: "", headers: ["retry-after": "86400"]), for: batchID)
+        #expect(capped == .busy(retryAfter: UploadOutcome.maximumRetryAfter, reason: try #require(capped.reason)))
+        let date = UploadOutcome(try errorResponse(503, code: "busy", message: "", headers: ["retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"]), for: batchID)
+        #expect(date.reason != nil && date.isPlainRetry, "an HTTP date falls back to the backoff")
+        let server = UploadOutcome(try errorResponse(500, code: "internal", message: "", headers: ["retry-after": "3"]), for: batchID)
+        #expect(server.isPlainRetry)
+    }
+
     @Test func aReceiptForAnotherBatchDeletesNothingAndIsRetried() async throws {
         let rig = try Rig { request, index in
             guard index >= 2 else {
@@ -204,5 +241,20 @@ struct UploaderTests {
                 continue
             }
         }
+    }
+}
+
+extension UploadOutcome {
+    /// Why it is to be sent again, for either kind of retry.
+    var reason: String? {
+        switch self {
+        case .retry(let reason), .busy(_, let reason): reason
+        case .acknowledged, .rejected: nil
+        }
+    }
+
+    var isPlainRetry: Bool {
+        if case .retry = self { return true }
+        return false
     }
 }

@@ -18,8 +18,15 @@ enum UploadOutcome: Equatable {
     /// login page, a 5xx, a 401 or 403 (the batch waits in the spool until the operator fixes the
     /// token), a 2xx without a receipt or with a receipt for another batch.
     case retry(String)
+    /// switchd (or a proxy) is overloaded and says when to come back: a 429 or 503 with
+    /// `Retry-After` in seconds (at most ``maximumRetryAfter``). Worth sending again, not sooner.
+    case busy(retryAfter: Duration, reason: String)
 
     static let acknowledgedStatuses: Set<Int> = [200, 201]
+    static let busyStatuses: Set<Int> = [429, 503]
+    /// A longer `Retry-After` is shortened to this, so a misconfigured proxy cannot park uploads
+    /// for hours.
+    static let maximumRetryAfter = Duration.seconds(300)
 
     init(_ response: HTTPResponse, for batchID: UUID) {
         if Self.acknowledgedStatuses.contains(response.status) {
@@ -37,9 +44,20 @@ enum UploadOutcome: Equatable {
             self = .acknowledged(receipt)
         } else if (400..<500).contains(response.status), Self.refusal(in: response.body)?.batchID == batchID {
             self = .rejected(status: response.status, response: response.body)
+        } else if Self.busyStatuses.contains(response.status), let wait = Self.retryAfter(in: response) {
+            self = .busy(retryAfter: wait, reason: SwitchdAPIError.status(response.status, SwitchdAPIError.describe(response.body)).description)
         } else {
             self = .retry(SwitchdAPIError.status(response.status, SwitchdAPIError.describe(response.body)).description)
         }
+    }
+
+    /// `Retry-After` as delay-seconds (RFC 9110 §10.2.3), capped; nil when absent or an HTTP date
+    /// (the uploader's own backoff applies then).
+    private static func retryAfter(in response: HTTPResponse) -> Duration? {
+        guard let text = response.headers["retry-after"], let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
+        return min(.seconds(seconds), maximumRetryAfter)
     }
 
     /// switchd's error detail, when the body is one.

@@ -13,7 +13,8 @@ import ServiceLifecycle
 /// an error; sent again only after `scannerd spool requeue`); anything else (any other 4xx or 5xx,
 /// a proxy's page, a receipt for another batch, switchd unreachable, an answer too long) → counted
 /// as a retry, logged, and the same batch is sent again after a backoff (100 ms doubling to 2 s,
-/// on `clock`). Between batches it sleeps until the spool seals another.
+/// on `clock`); a 429 or 503 with `Retry-After` (switchd's ingest queue is full) is sent again
+/// after the wait it names instead. Between batches it sleeps until the spool seals another.
 struct Uploader: Service, CustomStringConvertible {
     let spool: Spool
     let api: SwitchdAPI
@@ -88,6 +89,14 @@ struct Uploader: Service, CustomStringConvertible {
                 counters.uploadRetries.increment()
                 logger.warning("upload failed; retrying the same batch", metadata: metadata)
                 try await clock.sleep(for: backoff.nextDelay())
+                guard await spool.holds(batch) else { return }
+            case .busy(let wait, let reason):
+                metadata["reason"] = "\(reason)"
+                counters.uploadRetries.increment()
+                logger.notice("switchd is busy; sending the same batch again after the wait it asked for", metadata: metadata.merging([
+                    "retryAfter": "\(wait)",
+                ], uniquingKeysWith: { $1 }))
+                try await clock.sleep(for: wait)
                 guard await spool.holds(batch) else { return }
             }
         }

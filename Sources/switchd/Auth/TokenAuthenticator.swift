@@ -5,18 +5,18 @@ import SwitchdStore
 struct TokenAuthenticator: Sendable {
     let database: AppDatabase
 
-    /// The principal of the active token matching `token`, or nil. The presented token's hash is
-    /// compared with every active token's in constant time (``TokenHash/matches(_:)``), and all of
-    /// them are compared, so the time taken says nothing about which stored hash came close.
+    /// The principal of the active token matching `token`, or nil. The presented token's SHA-256
+    /// is looked up as a key (the hash column's unique index), so a check costs the same with ten
+    /// tokens stored or a hundred thousand. What the lookup's timing could reveal is about the
+    /// hash, which an attacker cannot steer towards a stored one without knowing its secret; the
+    /// row found is still compared in constant time (``TokenHash/matches(_:)``).
     ///
     /// - Throws: when the database cannot be read.
     func principal(for token: BearerToken) async throws -> Principal? {
         let presented = token.hash
-        var found: Principal?
-        for candidate in try await database.activeTokens() where TokenHash(bytes: candidate.hash).matches(presented) {
-            let info = candidate.info
-            found = Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
-        }
-        return found
+        guard let candidate = try await database.activeToken(hash: presented.bytes),
+              TokenHash(bytes: candidate.hash).matches(presented) else { return nil }
+        let info = candidate.info
+        return Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
     }
 }

@@ -33,8 +33,11 @@ func storedReceipt(for request: HTTPRequest) throws -> HTTPResponse {
     return HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(receipt))
 }
 
-func errorResponse(_ status: Int, code: String, message: String, field: String? = nil, batchID: UUID? = nil) throws -> HTTPResponse {
+func errorResponse(
+    _ status: Int, code: String, message: String, field: String? = nil, batchID: UUID? = nil, headers: [String: String] = [:]
+) throws -> HTTPResponse {
     HTTPResponse(
-        status: status, body: try JSONCoding.encoder().encode(APIErrorBody(code: code, message: message, field: field, batchID: batchID))
+        status: status, body: try JSONCoding.encoder().encode(APIErrorBody(code: code, message: message, field: field, batchID: batchID)),
+        headers: headers
     )
 }

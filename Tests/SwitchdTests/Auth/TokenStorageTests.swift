@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import ScanContract
+import Synchronization
 import Testing
 @testable import switchd
 @testable import SwitchdStore
@@ -79,6 +80,34 @@ struct TokenStorageTests {
         _ = try await database.revokeToken(info.id, at: Date())
         #expect(try await authenticator.principal(for: reader) == nil)
         await #expect(throws: StoreError.notFound("no token 99")) { try await database.revokeToken(99, at: Date()) }
+    }
+
+    /// Every SELECT the authenticator runs is a search through an index, never a scan of the
+    /// token table: a check costs one lookup however many tokens are stored.
+    @Test func checkingATokenLooksItsHashUpInsteadOfReadingEveryToken() async throws {
+        let selects = Mutex<[String]>([])
+        var configuration = AppDatabase.configuration()
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { event in
+                let sql = event.expandedDescription
+                if sql.hasPrefix("SELECT") { selects.withLock { $0.append(sql) } }
+            }
+        }
+        let database = try AppDatabase(DatabaseQueue(configuration: configuration))
+        for index in 0..<20 {
+            _ = try await database.issueToken(NewToken(name: "reader \(index)", role: .reader), token: .generate(), at: Date())
+        }
+        let token = BearerToken.generate()
+        _ = try await database.issueToken(NewToken(name: "the one", role: .reader), token: token, at: Date())
+        selects.withLock { $0.removeAll() }
+
+        #expect(try await TokenAuthenticator(database: database).principal(for: token)?.name == "the one")
+        let traced = selects.withLock { $0 }
+        #expect(!traced.isEmpty)
+        for sql in traced {
+            let plan = try await database.writer.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(sql): \(plan)")
+        }
     }
 
     @Test func theSchemaRefusesAScannerTokenWithoutItsScanner() async throws {

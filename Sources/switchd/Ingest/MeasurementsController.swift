@@ -6,6 +6,8 @@ import SwitchdStore
 /// `/v1/measurements`: scanners upload batches; integrators page through what is stored.
 struct MeasurementsController {
     let database: AppDatabase
+    /// Stores uploads, many requests' batches per commit.
+    let ingest: IngestCoalescer
     let hub: SwitchHub
     let feed: SequenceFeed
     /// Counts the readings stored.
@@ -21,14 +23,15 @@ struct MeasurementsController {
     /// acknowledged; 403 when a scanner token uploads for another scanner. A batch whose content
     /// switchd refuses for good (422, 409) gets an error naming its `batchID`: the scanner gives a
     /// batch up only on such an answer (see ``APIError/refusing(batch:)``). Live streams and switch
-    /// waiters are told after the batch is committed.
+    /// waiters are told after the batch is committed. 503 with `Retry-After` when switchd has
+    /// more uploads queued than it holds (``IngestCoalescer``): nothing stored, send it again.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
         let outcome: IngestOutcome
         do {
             try batch.validate()
-            outcome = try await database.ingest(batch, at: .nowInMilliseconds())
+            outcome = try await ingest.ingest(batch, at: .nowInMilliseconds())
         } catch {
             throw ErrorMiddleware<AppRequestContext>.apiError(for: error, request: request, logger: context.logger)
                 .refusing(batch: batch.batchID)

@@ -1,0 +1,64 @@
+import Foundation
+import Harness
+import Positioning
+import ScanContract
+
+/// One scanner's upload, encoded once with placeholder IDs and revision, then filled in per
+/// upload by splicing text: the benchmark's own JSON encoding would otherwise take a core from
+/// the switchd it measures.
+struct BatchTemplate: Sendable {
+    /// The text between the placeholders.
+    private let pieces: [String]
+    /// Per gap between pieces: a fresh UUID, or the revision.
+    private let slots: [Slot]
+
+    private enum Slot { case uuid, revision }
+
+    private static let revisionPlaceholder = 987_654_321
+
+    init(scannerID: ScannerID, readings: Int) throws {
+        let floor = SimulatedFloor.demo()
+        let placeholders = (0...readings).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0 + 1))! }
+        let now = Date()
+        let measurements = (0..<readings).map { index -> Measurement in
+            let rssi = -40 - (index * 7) % 50
+            if index % 2 == 0 {
+                let ap = floor.accessPoints[index / 2 % floor.accessPoints.count]
+                return Measurement(id: placeholders[index + 1], time: now, rssi: rssi, scan: 0, observation: .wifi(ap.wifi))
+            }
+            let beacon = floor.beacons[index / 2 % floor.beacons.count]
+            return Measurement(id: placeholders[index + 1], time: now, rssi: rssi, scan: 0, observation: .ble(beacon.ble))
+        }
+        let batch = MeasurementBatch(batchID: placeholders[0], scannerID: scannerID, switchRevision: Self.revisionPlaceholder, measurements: measurements)
+        var text = String(decoding: try JSONCoding.encoder().encode(batch), as: UTF8.self)
+        var pieces: [String] = []
+        var slots: [Slot] = []
+        // Cut at each placeholder in the order it appears.
+        let marks = placeholders.map { ($0.uuidString, Slot.uuid) } + [(String(Self.revisionPlaceholder), Slot.revision)]
+        while let (range, slot) = marks.compactMap({ mark -> (Range<String.Index>, Slot)? in
+            text.range(of: mark.0, options: .caseInsensitive).map { ($0, mark.1) }
+        }).min(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+            pieces.append(String(text[..<range.lowerBound]))
+            slots.append(slot)
+            text = String(text[range.upperBound...])
+        }
+        pieces.append(text)
+        guard slots.count == readings + 2 else { throw HarnessError("batch template: found \(slots.count) placeholders, expected \(readings + 2)") }
+        self.pieces = pieces
+        self.slots = slots
+    }
+
+    /// A new batch (fresh batch and reading IDs) under `revision`.
+    func body(revision: Int) -> Data {
+        var text = pieces[0]
+        text.reserveCapacity(pieces.reduce(0) { $0 + $1.utf8.count } + slots.count * 36)
+        for (slot, piece) in zip(slots, pieces.dropFirst()) {
+            switch slot {
+            case .uuid: text += UUID().uuidString
+            case .revision: text += String(revision)
+            }
+            text += piece
+        }
+        return Data(text.utf8)
+    }
+}

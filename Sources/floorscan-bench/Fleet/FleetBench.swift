@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import Harness
+import NIOHTTP1
+import ScanContract
+
+/// N simulated scanners on one switchd (a child process, loopback HTTP), each holding its switch
+/// long-poll and, in the load phase, posting a batch of `readings` every `interval`. Measures
+/// switchd's CPU and memory with the fleet idle and under load, the time a flip takes to reach
+/// its scanner in both, how many of the offered readings were stored, and upload latency.
+struct FleetBench {
+    var scanners: Int
+    var readings: Int
+    var interval: Duration
+    /// Seconds of the idle phase's CPU measurement (long-polls re-arm every 30 s).
+    var idleSeconds: Int
+    var loadSeconds: Int
+    var flips: Int
+    /// switchd's open-file limit (`prlimit --nofile`); nil leaves the one it inherits.
+    var openFileLimit: Int?
+
+    struct Result {
+        var scanners: Int
+        var readings: Int
+        var interval: Duration
+        var openFileLimit: Int?
+        var setupSeconds: Double
+        var idleCorePercent: Double
+        var idleFlips: Stats
+        var idleFlipsMissed: Int
+        var loadCorePercent: Double
+        var loadFlips: Stats
+        var loadFlipsMissed: Int
+        var counts: FleetTally.Counts
+        var postLatency: Stats
+        var storedByServer: Double
+        var residentBytes: Int
+        var peakResidentBytes: Int
+        var openDescriptors: Int
+        var switchdAlive: Bool
+        var healthAfter: Int
+    }
+
+    func run(in folder: TemporaryFolder) async throws -> Result {
+        let label = "switchd-fleet-\(scanners)"
+        let switchd = try await SwitchdInstance.start(
+            in: folder, arguments: ["--log-level", "warning"], label: label, stateName: label, openFileLimit: openFileLimit
+        )
+        defer { switchd.process.signal(SIGKILL) }
+        return try await withFleetHTTP(baseURL: switchd.baseURL, connections: scanners * 2 + 64) { http in
+            try await measure(switchd, http)
+        }
+    }
+
+    private func measure(_ switchd: SwitchdInstance, _ http: FleetHTTP) async throws -> Result {
+        let admin = switchd.adminToken
+        let log = FlipLog()
+        let tally = FleetTally()
+
+        print("fleet of \(scanners): registering scanners, tokens and switches …")
+        let setupStart = DispatchTime.now().uptimeNanoseconds
+        let (locations, fleet) = try await setUp(http, admin: admin)
+        let setupSeconds = milliseconds(from: setupStart, to: DispatchTime.now().uptimeNanoseconds) / 1000
+
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for scanner in fleet {
+                group.addTask { await scanner.followSwitch(http, log: log, tally: tally) }
+            }
+            while tally.armed.load(ordering: .relaxed) < scanners {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await Task.sleep(for: .seconds(3))
+
+            print("fleet of \(scanners): idle, \(scanners) long-polls held, \(idleSeconds) s …")
+            let idleStart = try ProcessUsage.read(pid: switchd.process.pid)
+            try await Task.sleep(for: .seconds(idleSeconds))
+            let idleEnd = try ProcessUsage.read(pid: switchd.process.pid)
+            let idleCore = corePercent(from: idleStart, to: idleEnd, over: Double(idleSeconds))
+            print("fleet of \(scanners): \(flips) flips while idle …")
+            let (idleFlips, idleMissed) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
+
+            print("fleet of \(scanners): uploading \(readings) readings every \(interval) per scanner …")
+            for scanner in fleet {
+                let phase = interval * Double.random(in: 0..<1)
+                group.addTask { await scanner.upload(http, every: interval, phase: phase, readings: readings, tally: tally) }
+            }
+            try await Task.sleep(for: interval * 3)
+            tally.reset()
+            tally.measuring.store(true, ordering: .relaxed)
+            tally.acking.store(true, ordering: .relaxed)
+            let loadStart = try ProcessUsage.read(pid: switchd.process.pid)
+            let loadClock = DispatchTime.now().uptimeNanoseconds
+            let flipping = Task {
+                try await flip(flips, every: .seconds(Double(loadSeconds) / Double(flips + 1)), fleet: fleet, locations: locations, http, admin: admin, log: log)
+            }
+            try await Task.sleep(for: .seconds(loadSeconds))
+            tally.measuring.store(false, ordering: .relaxed)
+            let loadEnd = try ProcessUsage.read(pid: switchd.process.pid)
+            let loadCore = corePercent(from: loadStart, to: loadEnd, over: milliseconds(from: loadClock, to: DispatchTime.now().uptimeNanoseconds) / 1000)
+            let (loadFlips, loadMissed) = try await flipping.value
+            try await Task.sleep(for: .seconds(5))
+            tally.acking.store(false, ordering: .relaxed)
+            let counts = tally.snapshot
+            let alive = switchd.process.isRunning
+            let health = alive ? (try? await http.send(.GET, "/healthz", token: admin, timeout: .seconds(10)).status) ?? 0 : 0
+            let metrics = alive ? (try? await http.send(.GET, "/metrics", token: admin, timeout: .seconds(10))) : nil
+            let stored = metrics.map { PrometheusSamples(String(decoding: $0.body, as: UTF8.self))["switchd_measurements_stored_total"] } ?? .nan
+            let usage = alive ? try ProcessUsage.read(pid: switchd.process.pid) : loadEnd
+            group.cancelAll()
+            await switchd.process.terminate()
+            return Result(
+                scanners: scanners, readings: readings, interval: interval, openFileLimit: openFileLimit, setupSeconds: setupSeconds,
+                idleCorePercent: idleCore, idleFlips: Stats(idleFlips), idleFlipsMissed: idleMissed,
+                loadCorePercent: loadCore, loadFlips: Stats(loadFlips), loadFlipsMissed: loadMissed,
+                counts: counts, postLatency: Stats(counts.postLatencies), storedByServer: stored,
+                residentBytes: usage.residentBytes, peakResidentBytes: usage.peakResidentBytes, openDescriptors: usage.openDescriptors,
+                switchdAlive: alive, healthAfter: health
+            )
+        }
+    }
+
+    /// Registers the scanners with a token each, and turns each one's switch on, surveying the
+    /// first of two locations; returns the two locations and the fleet.
+    private func setUp(_ http: FleetHTTP, admin: String) async throws -> ([Int64], [SimulatedScanner]) {
+        func call<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
+            let answer = try await http.send(method, path, token: admin, body: try JSONCoding.encoder().encode(body))
+            guard (200..<300).contains(answer.status) else {
+                throw HarnessError("\(method) \(path) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self).prefix(300))")
+            }
+            return try JSONCoding.decoder().decode(Answer.self, from: answer.body)
+        }
+        let floor = try await call(.POST, "/v1/floors", NewFloor(name: "Fleet floor"), as: Floor.self)
+        let room = try await call(.POST, "/v1/rooms", NewRoom(floorID: floor.id, name: "Fleet room"), as: Room.self)
+        var locations: [Int64] = []
+        for x in [2.0, 12.0] {
+            locations.append(try await call(.POST, "/v1/locations", NewLocation(roomID: room.id, x: x, y: 3), as: Location.self).id)
+        }
+        let first = locations[0]
+        let readings = readings
+        let fleet = try await withThrowingTaskGroup(of: SimulatedScanner.self) { group in
+            var fleet: [SimulatedScanner] = []
+            for index in 0..<scanners {
+                if index >= 32 { fleet.append(try await group.next()!) }
+                group.addTask {
+                    let id = try ScannerID(String(format: "fleet-%05d", index))
+                    _ = try await call(.POST, "/v1/scanners", NewScanner(id: id, name: "simulated \(index)"), as: Scanner.self)
+                    let token = try await call(.POST, "/v1/tokens", NewToken(name: "fleet \(index)", role: .scanner, scannerID: id), as: IssuedToken.self)
+                    let on = try await call(
+                        .PATCH, "/v1/scanners/\(id)/switch", SwitchPatch(scanning: true, mode: .survey, locationID: .set(first)), as: ScanSwitch.self
+                    )
+                    return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: try BatchTemplate(scannerID: id, readings: readings))
+                }
+            }
+            for try await scanner in group { fleet.append(scanner) }
+            return fleet.sorted { $0.index < $1.index }
+        }
+        return (locations, fleet)
+    }
+
+    /// `count` flips, one at a time, each of a random scanner's switch to its other location,
+    /// timed from sending the PATCH to that scanner's long-poll answering with the new revision;
+    /// `every` apart. Returns the times (ms) and how many never arrived within 30 s.
+    private func flip(
+        _ count: Int, every: Duration, fleet: [SimulatedScanner], locations: [Int64], _ http: FleetHTTP, admin: String, log: FlipLog
+    ) async throws -> ([Double], Int) {
+        var times: [Double] = []
+        var missed = 0
+        for _ in 0..<count {
+            let scanner = fleet.randomElement()!
+            let toFirst = !scanner.atFirstLocation.load(ordering: .relaxed)
+            let patch = SwitchPatch(scanning: true, mode: .survey, locationID: .set(toFirst ? locations[0] : locations[1]))
+            let sent = DispatchTime.now().uptimeNanoseconds
+            let answer = try await http.send(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: try JSONCoding.encoder().encode(patch))
+            guard answer.status == 200 else { throw HarnessError("flip answered \(answer.status)") }
+            scanner.atFirstLocation.store(toFirst, ordering: .relaxed)
+            let revision = try JSONCoding.decoder().decode(ScanSwitch.self, from: answer.body).revision
+            if let arrived = await log.arrival(scanner: scanner.index, revision: revision, timeout: .seconds(30)) {
+                times.append(milliseconds(from: sent, to: arrived))
+            } else {
+                missed += 1
+            }
+            try await Task.sleep(for: every)
+        }
+        return (times, missed)
+    }
+}
