@@ -111,5 +111,11 @@ func buildRouter(
     PositionStreamController(database: database, feed: feeds.positions, subscribers: metrics.subscribers(feed: "positions"))
         .addRoutes(to: router)
     TokensController(database: database).addRoutes(to: router)
+    let tracker = TagTracker(database: database)
+    TagsController(database: database, tracker: tracker).addRoutes(to: router)
+    TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
+        .addRoutes(to: router)
+    SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
+    PlacementsController(database: database).addRoutes(to: router)
     return router
 }

@@ -18,4 +18,6 @@ struct SequenceFeed: Sendable {
 struct Feeds: Sendable {
     let measurements = SequenceFeed()
     let positions = SequenceFeed()
+    let tagPositions = SequenceFeed()
+    let tagEvents = SequenceFeed()
 }
