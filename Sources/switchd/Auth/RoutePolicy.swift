@@ -88,7 +88,8 @@ struct RoutePolicy: Sendable {
         "GET /v1/positions/stream": .read,
 
         "POST /v1/tags": .admin,
-        "GET /v1/tags": .read,
+        // A fixed scanner in track mode reads which tags to forward.
+        "GET /v1/tags": .readForScanners,
         "GET /v1/tags/{id}": .read,
         "PATCH /v1/tags/{id}": .admin,
         "DELETE /v1/tags/{id}": .admin,

@@ -62,7 +62,7 @@ struct RouteAccessTests {
         "GET /v1/positions/latest": ["admin", "reader"],
         "GET /v1/positions/stream": ["admin", "reader"],
         "POST /v1/tags": ["admin"],
-        "GET /v1/tags": ["admin", "reader"],
+        "GET /v1/tags": ["admin", "reader", "scanner"],
         "GET /v1/tags/{id}": ["admin", "reader"],
         "PATCH /v1/tags/{id}": ["admin"],
         "DELETE /v1/tags/{id}": ["admin"],
