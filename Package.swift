@@ -117,11 +117,12 @@ let package = Package(
             ]
         ),
         // Measures the positioning methods on public datasets and prints JSON metrics (what
-        // `scannerd evaluate` used to do); a lab tool, not shipped on the Pi.
+        // `scannerd evaluate` used to do); a lab tool, not shipped on the Pi. Harness starts the
+        // switchd that `tags` replays fixed scanners' sightings through.
         .executableTarget(
             name: "floorscan-evaluate",
             dependencies: [
-                "ScanContract", "Positioning", "Evaluation",
+                "ScanContract", "Positioning", "Evaluation", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

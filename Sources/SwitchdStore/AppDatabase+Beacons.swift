@@ -17,13 +17,24 @@ extension AppDatabase {
         }
     }
 
-    /// Every beacon, or those of one floor, ordered by ID.
+    /// Every beacon, or those of one floor, ordered by ID; with `lookup` only those whose
+    /// identity matches it (the museum's "which item is this").
     ///
-    /// - Throws: ``StoreError/notFound(_:)`` when `floorID` names no floor.
-    package func beacons(onFloor floorID: Int64?) async throws -> [Beacon] {
-        try await read { db in
+    /// - Throws: ``StoreError/notFound(_:)`` when `floorID` names no floor;
+    ///   ``StoreError/invalidField(_:)`` for `major` without `uuid` or `minor` without `major`.
+    package func beacons(onFloor floorID: Int64?, matching lookup: TagLookup = TagLookup()) async throws -> [Beacon] {
+        if lookup.uuid == nil, lookup.major != nil || lookup.minor != nil {
+            throw StoreError.invalidField(ValidationError(field: "uuid", reason: "is needed with major or minor"))
+        }
+        if lookup.major == nil, lookup.minor != nil {
+            throw StoreError.invalidField(ValidationError(field: "major", reason: "is needed with minor"))
+        }
+        return try await read { db in
             if let floorID, try !FloorRecord.exists(db, key: floorID) { throw StoreError.notFound("no floor \(floorID)") }
-            return try BeaconRecord.fetchBeacons(db, onFloor: floorID)
+            return try BeaconRecord.fetchBeacons(db, onFloor: floorID).filter { beacon in
+                lookup.uuid.map { $0 == beacon.uuid } ?? true && lookup.major.map { $0 == beacon.major } ?? true
+                    && lookup.minor.map { $0 == beacon.minor } ?? true
+            }
         }
     }
 

@@ -7,6 +7,6 @@ struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floorscan-evaluate",
         abstract: "Measure a positioning method on a public dataset; prints JSON metrics.",
-        subcommands: [UJIIndoorLocEvaluation.self, BLEAnnotatedCommand.self, SpachosCommand.self]
+        subcommands: [UJIIndoorLocEvaluation.self, BLEAnnotatedCommand.self, SpachosCommand.self, TagReplayCommand.self]
     )
 }

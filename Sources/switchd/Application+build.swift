@@ -135,5 +135,11 @@ func buildRouter(
     EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
     WebhooksController(database: database).addRoutes(to: router)
     IntegrationsController(database: database).addRoutes(to: router)
+    let tracker = TagTracker(database: database)
+    TagsController(database: database, tracker: tracker).addRoutes(to: router)
+    TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
+        .addRoutes(to: router)
+    SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
+    PlacementsController(database: database).addRoutes(to: router)
     return router
 }

@@ -23,6 +23,7 @@ import Testing
                 "v3-floor-plans",
                 "v3-tokens",
                 "v4-events-and-webhooks",
+                "v4-tags",
             ])
         }
     }

@@ -89,22 +89,7 @@ public struct NewBeacon: Codable, Hashable, Sendable {
                 reason: "must be the RSSI at 1 m in dBm, \(Self.measuredPowerRange.lowerBound) to \(Self.measuredPowerRange.upperBound), got \(measuredPower)"
             )
         }
-        try validateMetadata()
-    }
-
-    private func validateMetadata() throws(ValidationError) {
-        guard let metadata else { return }
-        guard metadata.count <= Self.maxMetadataEntries else {
-            throw ValidationError(field: "metadata", reason: "must have at most \(Self.maxMetadataEntries) entries, got \(metadata.count)")
-        }
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            guard !key.isEmpty, key.count <= Self.maxMetadataKeyLength else {
-                throw ValidationError(field: "metadata", reason: "keys must be 1 to \(Self.maxMetadataKeyLength) characters, got \(key.count)")
-            }
-            guard value.count <= Self.maxMetadataValueLength else {
-                throw ValidationError(field: "metadata.\(key)", reason: "must be at most \(Self.maxMetadataValueLength) characters, got \(value.count)")
-            }
-        }
+        try validateMetadata(metadata)
     }
 }
 

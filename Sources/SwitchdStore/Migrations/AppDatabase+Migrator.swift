@@ -19,6 +19,7 @@ extension AppDatabase {
             ("v3-floor-plans", SchemaV3.floorPlans),
             ("v3-tokens", SchemaV3.tokens),
             ("v4-events-and-webhooks", SchemaEvents.eventsAndWebhooks),
+            ("v4-tags", SchemaTags.tags),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

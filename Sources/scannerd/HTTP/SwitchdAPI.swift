@@ -81,7 +81,7 @@ struct SwitchdAPI: Sendable {
     }
 
     /// Every request goes out through here, so none leaves without the token.
-    private func request(
+    func request(
         _ method: HTTPRequest.Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration,
         answerLimit: Int = HTTPRequest.smallAnswerLimit
     ) -> HTTPRequest {
@@ -100,7 +100,7 @@ struct SwitchdAPI: Sendable {
         }
     }
 
-    private func url(_ components: String...) -> URL {
+    func url(_ components: String...) -> URL {
         components.reduce(baseURL) { $0.appendingPathComponent($1) }
     }
 

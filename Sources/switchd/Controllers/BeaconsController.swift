@@ -23,9 +23,11 @@ struct BeaconsController {
         return try .json(await database.createBeacon(new), status: .created)
     }
 
-    /// All beacons, or with `?floor=` those of one floor (404 when it does not exist).
+    /// All beacons, or with `?floor=` those of one floor (404 when it does not exist); with
+    /// `?uuid=` (`&major=`, `&minor=`) those of that identity.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.beacons(onFloor: try QueryParameters(request).int64("floor")))
+        let query = QueryParameters(request)
+        return try .json(await database.beacons(onFloor: try query.int64("floor"), matching: try query.tagLookup()))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

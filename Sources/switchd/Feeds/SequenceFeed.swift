@@ -25,4 +25,6 @@ struct Feeds: Sendable {
     let presenceRead = SequenceFeed()
     /// Counts webhook delivery attempts recorded (delivered or failed).
     let webhookAttempts = Watermark()
+    let tagPositions = SequenceFeed()
+    let tagEvents = SequenceFeed()
 }

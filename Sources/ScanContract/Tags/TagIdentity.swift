@@ -1,0 +1,121 @@
+import Foundation
+
+/// What a tag advertises that names it: an iBeacon's UUID/major/minor, an Eddystone-UID's
+/// namespace and instance, an AltBeacon's 20-byte beacon ID, or (for anything else) its device
+/// address. In JSON a flat object with `kind` (`ibeacon`, `eddystone-uid`, `altbeacon`, `address`)
+/// and that kind's fields; hex is lower case.
+public enum TagIdentity: Hashable, Sendable {
+    case iBeacon(BeaconID)
+    /// Eddystone-UID: a 10-byte namespace and a 6-byte instance, as 20 and 12 hex digits.
+    case eddystoneUID(namespace: String, instance: String)
+    /// AltBeacon: the 20-byte beacon ID as 40 hex digits.
+    case altBeacon(String)
+    case address(MACAddress)
+
+    /// One text per identity, the same for the same identity: `ibeacon:<uuid>/<major>/<minor>`,
+    /// `eddystone-uid:<namespace>/<instance>`, `altbeacon:<id>`, `address:<aa:bb:…>`. The store
+    /// keys tags by it.
+    public var key: String {
+        switch self {
+        case .iBeacon(let id): "ibeacon:\(id)"
+        case .eddystoneUID(let namespace, let instance): "eddystone-uid:\(namespace)/\(instance)"
+        case .altBeacon(let id): "altbeacon:\(id)"
+        case .address(let address): "address:\(address)"
+        }
+    }
+
+    /// Reads a ``key`` back.
+    ///
+    /// - Throws: ``FieldError`` when the text is not a key this type writes.
+    public init(key: String) throws(FieldError) {
+        guard let colon = key.firstIndex(of: ":") else { throw FieldError("is not a tag identity key: \"\(key)\"") }
+        let kind = String(key[..<colon]), rest = String(key[key.index(after: colon)...])
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (kind, parts.count) {
+        case ("ibeacon", 3):
+            guard let uuid = UUID(uuidString: parts[0]), let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
+                throw FieldError("is not an iBeacon identity key: \"\(key)\"")
+            }
+            self = .iBeacon(BeaconID(uuid: uuid, major: major, minor: minor))
+        case ("eddystone-uid", 2):
+            self = .eddystoneUID(namespace: try Self.hex(parts[0], bytes: 10), instance: try Self.hex(parts[1], bytes: 6))
+        case ("altbeacon", 1):
+            self = .altBeacon(try Self.hex(rest, bytes: 20))
+        case ("address", _):
+            self = .address(try MACAddress(rest))
+        default:
+            throw FieldError("is not a tag identity key: \"\(key)\"")
+        }
+    }
+
+    /// `text` as lower-case hex of exactly `bytes` bytes.
+    ///
+    /// - Throws: ``FieldError`` saying how many hex digits were expected.
+    public static func hex(_ text: String, bytes: Int) throws(FieldError) -> String {
+        let lower = text.lowercased()
+        guard lower.count == bytes * 2, lower.allSatisfy({ $0.isHexDigit }) else {
+            throw FieldError("must be \(bytes * 2) hex digits, got \"\(text)\"")
+        }
+        return lower
+    }
+}
+
+extension TagIdentity: Codable {
+    enum CodingKeys: String, CodingKey {
+        case kind, uuid, major, minor, namespace, instance, beaconID, address
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .kind)
+        switch kind {
+        case "ibeacon":
+            self = .iBeacon(BeaconID(
+                uuid: try c.decode(UUID.self, forKey: .uuid), major: try c.decode(UInt16.self, forKey: .major),
+                minor: try c.decode(UInt16.self, forKey: .minor)
+            ))
+        case "eddystone-uid":
+            self = .eddystoneUID(
+                namespace: try Self.decodeHex(c, .namespace, bytes: 10), instance: try Self.decodeHex(c, .instance, bytes: 6)
+            )
+        case "altbeacon":
+            self = .altBeacon(try Self.decodeHex(c, .beaconID, bytes: 20))
+        case "address":
+            self = .address(try c.decode(MACAddress.self, forKey: .address))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c, debugDescription: "must be ibeacon, eddystone-uid, altbeacon or address, got \"\(kind)\""
+            )
+        }
+    }
+
+    private static func decodeHex(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, bytes: Int) throws -> String {
+        let text = try c.decode(String.self, forKey: key)
+        do {
+            return try hex(text, bytes: bytes)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.reason)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .iBeacon(let id):
+            try c.encode("ibeacon", forKey: .kind)
+            try c.encode(id.uuid, forKey: .uuid)
+            try c.encode(id.major, forKey: .major)
+            try c.encode(id.minor, forKey: .minor)
+        case .eddystoneUID(let namespace, let instance):
+            try c.encode("eddystone-uid", forKey: .kind)
+            try c.encode(namespace, forKey: .namespace)
+            try c.encode(instance, forKey: .instance)
+        case .altBeacon(let id):
+            try c.encode("altbeacon", forKey: .kind)
+            try c.encode(id, forKey: .beaconID)
+        case .address(let address):
+            try c.encode("address", forKey: .kind)
+            try c.encode(address, forKey: .address)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Evaluation
+import Foundation
+import Harness
+import Positioning
+import ScanContract
+
+/// Replays a ``TagReplayScene`` through a running switchd, the way fixed scanners and an admin
+/// would: a floor, one placed scanner per receiver, the tag; with calibration, each training
+/// point registered as a beacon and heard by the scanners first, so switchd estimates every
+/// receive offset itself. Then each window: every receiver that heard the tag posts its sighting
+/// (`POST /v1/sightings`), and the position in the last answer is scored against the truth.
+struct TagReplayDriver {
+    let client: APIClient
+    /// Names this run's floor, scanners, tag and beacons, so runs share one switchd.
+    let label: String
+
+    struct Result: Encodable {
+        /// Nil when switchd located the tag in no window.
+        var errors: ErrorSummary?
+        var located: Int
+        var windows: Int
+        /// Receiver name → the offset switchd used, dB.
+        var receiveOffsets: [String: Double]
+    }
+
+    /// - Throws: when switchd refuses a request (the message says which).
+    func run(_ scene: TagReplayScene, calibrate: Bool) async throws -> Result {
+        let floor = try await client.createFloor("\(label) floor")
+        let scanners = try scene.receivers.indices.map { try ScannerID("\(label)-\($0)") }
+        for (index, receiver) in scene.receivers.enumerated() {
+            _ = try await client.call("POST", "/v1/scanners", json: NewScanner(id: scanners[index], name: receiver.name), as: ScanContract.Scanner.self)
+            _ = try await client.call(
+                "PUT", "/v1/scanners/\(scanners[index])/placement",
+                json: NewScannerPlacement(floorID: floor.id, x: receiver.x, y: receiver.y, height: receiver.z, pathLossExponent: scene.model.exponent),
+                as: ScannerPlacement.self
+            )
+        }
+        let uuid = UUID()
+        let txPower = Int(scene.model.txPower.rounded())
+        let tag = try await client.call(
+            "POST", "/v1/tags",
+            json: NewTag(name: "\(label) tag", identity: .iBeacon(BeaconID(uuid: uuid, major: 1, minor: 0)), txPower: txPower, height: scene.model.tagHeight),
+            as: Tag.self
+        )
+        if calibrate { try await calibrateScanners(scene, floorID: floor.id, scanners: scanners, uuid: uuid, txPower: txPower) }
+
+        var errors: [Double] = []
+        for window in scene.windows {
+            let end = Date(timeIntervalSince1970: window.end), start = end.addingTimeInterval(-window.length)
+            var latest: TagPosition?
+            for (index, heard) in window.heard.sorted(by: { $0.key < $1.key }) {
+                guard let sighting = heard.sighting(of: tag.identity, from: start, to: end) else { continue }
+                let receipt = try await client.call(
+                    "POST", "/v1/sightings", json: SightingBatch(scannerID: scanners[index], sightings: [sighting]), as: SightingReceipt.self
+                )
+                latest = receipt.positions.last ?? latest
+            }
+            if let latest {
+                errors.append(((latest.x - window.truthX) * (latest.x - window.truthX) + (latest.y - window.truthY) * (latest.y - window.truthY)).squareRoot())
+            }
+        }
+        var offsets: [String: Double] = [:]
+        for (index, receiver) in scene.receivers.enumerated() {
+            offsets[receiver.name] = try await client.call("GET", "/v1/scanners/\(scanners[index])/placement", as: ScannerPlacement.self).receiveOffset
+        }
+        return Result(errors: ErrorSummary(errors: errors), located: errors.count, windows: scene.windows.count, receiveOffsets: offsets)
+    }
+
+    /// Registers every training point as a beacon (minor = its index, power = the tag's) and
+    /// posts each scanner's windows of them in one batch.
+    private func calibrateScanners(_ scene: TagReplayScene, floorID: Int64, scanners: [ScannerID], uuid: UUID, txPower: Int) async throws {
+        var batches: [Int: [Sighting]] = [:]
+        for (pointIndex, point) in scene.calibration.enumerated() {
+            let identity = BeaconID(uuid: uuid, major: 2, minor: UInt16(pointIndex))
+            _ = try await client.call(
+                "POST", "/v1/beacons",
+                json: NewBeacon(uuid: uuid, major: 2, minor: UInt16(pointIndex), floorID: floorID, x: point.x, y: point.y, z: point.z, measuredPower: txPower),
+                as: Beacon.self
+            )
+            let time = Date(timeIntervalSince1970: 1_000_000 + Double(pointIndex))
+            for window in point.windows {
+                for (index, heard) in window {
+                    if let sighting = heard.sighting(of: .iBeacon(identity), from: time, to: time) { batches[index, default: []].append(sighting) }
+                }
+            }
+        }
+        for (index, sightings) in batches.sorted(by: { $0.key < $1.key }) {
+            for chunk in stride(from: 0, to: sightings.count, by: SightingBatch.maxSightings) {
+                let part = Array(sightings[chunk..<min(chunk + SightingBatch.maxSightings, sightings.count)])
+                _ = try await client.call("POST", "/v1/sightings", json: SightingBatch(scannerID: scanners[index], sightings: part), as: SightingReceipt.self)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Hummingbird
+import ScanContract
+import SwitchdStore
+
+/// Fixed scanners: `/v1/scanners/{id}/placement` places one on a floor (with its height, and an
+/// admin's override of its receive offset) and shows the offset switchd estimated;
+/// `GET /v1/placements` lists every fixed scanner (`?floor=` one floor's).
+struct PlacementsController {
+    let database: AppDatabase
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/scanners/{id}/placement", use: show)
+        router.put("/v1/scanners/{id}/placement", use: place)
+        router.delete("/v1/scanners/{id}/placement", use: remove)
+        router.get("/v1/placements", use: list)
+        router.allowOnly([.get, .put, .delete], on: "/v1/scanners/{id}/placement")
+        router.allowOnly([.get], on: "/v1/placements")
+    }
+
+    /// 404 for an unknown scanner or one that is not fixed.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.placement(of: context.pathScannerID()))
+    }
+
+    /// 200 with the placement; 404 for an unknown scanner; 422 naming a bad field or unknown floor.
+    @Sendable func place(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scannerID = try context.pathScannerID()
+        let new = try await request.decodeJSON(NewScannerPlacement.self, context: context)
+        return try .json(await database.placeScanner(scannerID, new))
+    }
+
+    /// 204: the scanner roams again; 404 when it was not placed.
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await database.unplaceScanner(context.pathScannerID())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.placements(onFloor: try QueryParameters(request).int64("floor")))
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import Metrics
+import ScanContract
+import SwitchdStore
+
+/// `POST /v1/sightings`: fixed scanners report the windows they closed; switchd stores them,
+/// raises missing-tag events and locates every tag heard.
+struct SightingsController {
+    let database: AppDatabase
+    let tracker: TagTracker
+    let feeds: Feeds
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/sightings", use: report)
+        router.allowOnly([.post], on: "/v1/sightings")
+    }
+
+    /// 201 ``SightingReceipt`` with the positions computed; 403 when a scanner token reports for
+    /// another scanner; 404 for an unknown scanner; 422 naming a bad field (nothing is stored).
+    /// Streams are told after the commit.
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let batch = try await request.decodeJSON(SightingBatch.self, context: context)
+        try context.requireMayActFor(batch.scannerID)
+        let ingest = try await database.ingestSightings(batch)
+        if let last = ingest.events.last {
+            await feeds.tagEvents.publish(upTo: last.id)
+            for event in ingest.events {
+                context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID)", "scanner": "\(event.scannerID)"])
+            }
+        }
+        var positions: [TagPosition] = []
+        for (tagID, time) in ingest.tagsHeard.sorted(by: { $0.key < $1.key }) {
+            if let position = try await tracker.locate(tagID, at: time) { positions.append(position) }
+        }
+        if let last = positions.last {
+            await feeds.tagPositions.publish(upTo: last.id)
+        }
+        return try .json(SightingReceipt(stored: ingest.stored, ignored: ingest.ignored, positions: positions), status: .created)
+    }
+}

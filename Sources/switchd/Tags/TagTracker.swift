@@ -1,0 +1,74 @@
+import Foundation
+import Positioning
+import ScanContract
+import SwitchdStore
+
+/// Turns stored sightings into tag positions: for a tag heard at `time`, what each fixed scanner
+/// heard in its latest window within ``Settings/horizon`` before then goes through
+/// ``TagMultilateration``, then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
+/// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
+///
+/// Scanners report one after another, so a tag is located several times for one window, each
+/// time from more scanners. Those estimates revise one another: an estimate within
+/// ``Settings/sameInstant`` of the previous one replaces it in the filter instead of being
+/// counted as a second measurement.
+actor TagTracker {
+    struct Settings: Sendable {
+        /// How far back from the newest window a scanner's window still counts, seconds.
+        var horizon: Double = 2.5
+        /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
+        var sameInstant: Double = 0.25
+        var multilateration = TagMultilateration.Settings()
+        var smoothing = PositionKalmanFilter.Settings()
+    }
+
+    private struct Track {
+        var filter: PositionKalmanFilter
+        var rooms = RoomSmoother()
+        /// The filter and room smoother before the last estimate, and that estimate's time.
+        var before: (filter: PositionKalmanFilter, rooms: RoomSmoother, time: Double)?
+    }
+
+    let database: AppDatabase
+    let settings: Settings
+    private var tracks: [Int64: Track] = [:]
+
+    init(database: AppDatabase, settings: Settings = Settings()) {
+        self.database = database
+        self.settings = settings
+    }
+
+    /// Computes, stores and returns the tag's position at `time`; nil when no fixed scanner
+    /// heard it within the horizon.
+    ///
+    /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
+    func locate(_ tagID: Int64, at time: Date) async throws -> TagPosition? {
+        let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
+        var multilateration = settings.multilateration
+        multilateration.tagHeight = tag.height
+        let method = TagMultilateration(settings: multilateration)
+        guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
+        var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
+        let seconds = time.timeIntervalSince1970
+        if let before = track.before, abs(seconds - before.time) <= settings.sameInstant {
+            track.filter = before.filter
+            track.rooms = before.rooms
+        }
+        track.before = (track.filter, track.rooms, seconds)
+        let smoothed = track.filter.update(raw, at: seconds)
+        if smoothed.floorID != floorID { track.rooms.reset() }
+        let nearest = try await database.room(nearestTo: smoothed.x, smoothed.y, onFloor: floorID)
+        let room = nearest.map { track.rooms.update(observed: $0) }
+        tracks[tagID] = track
+        return try await database.storeTagPosition(TagPosition(
+            id: 0, tagID: tagID, time: time, floorID: floorID, x: smoothed.x, y: smoothed.y, roomID: room,
+            accuracyMetres: smoothed.accuracyMetres, method: "\(raw.method)+\(PositionKalmanFilter.methodName)",
+            scannersHeard: hearings.count
+        ))
+    }
+
+    /// Forgets a deleted tag's track.
+    func forget(_ tagID: Int64) {
+        tracks[tagID] = nil
+    }
+}

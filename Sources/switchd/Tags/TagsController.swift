@@ -1,0 +1,49 @@
+import Hummingbird
+import ScanContract
+import SwitchdStore
+
+/// `/v1/tags`: the tags fixed scanners track (bikes, assets, badges), and lookup by identity.
+struct TagsController {
+    let database: AppDatabase
+    let tracker: TagTracker
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/v1/tags", use: create)
+        router.get("/v1/tags", use: list)
+        router.get("/v1/tags/{id}", use: show)
+        router.patch("/v1/tags/{id}", use: update)
+        router.delete("/v1/tags/{id}", use: delete)
+        router.allowOnly([.get, .post], on: "/v1/tags")
+        router.allowOnly([.get, .patch, .delete], on: "/v1/tags/{id}")
+    }
+
+    /// 201; 409 when a tag has the identity; 422 naming a bad field.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewTag.self, context: context)
+        return try .json(await database.createTag(new), status: .created)
+    }
+
+    /// All tags, or those matching `?uuid=` (`&major=`, `&minor=`) or `?address=`.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.tags(matching: try QueryParameters(request).tagLookup()))
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.tag(context.pathID("tag")))
+    }
+
+    /// 200 with the tag as it now is; 404, 409 and 422 as for create.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("tag")
+        let patch = try await request.decodeJSON(TagPatch.self, context: context)
+        return try .json(await database.updateTag(id, with: patch))
+    }
+
+    /// 204; the tag's sightings, positions and events go with it.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("tag")
+        try await database.deleteTag(id)
+        await tracker.forget(id)
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Harness
+import Testing
+@testable import floorscan_evaluate
+
+/// Fixed-receiver datasets replayed through a real switchd as fixed scanners' sightings
+/// (`floorscan-evaluate tags`), shortened for a debug build: 3 of the 9 tracks and the first 5
+/// windows of each static point. `scripts/evaluate` runs them whole.
+@Suite("Tag tracking replayed through switchd (RealData)", .serialized)
+struct TagReplayRealDataTests {
+    @Test(.enabled(if: PublicData.has("position-annotated-ble"), Comment(rawValue: PublicData.missing("position-annotated-ble"))))
+    func positionAnnotated() async throws {
+        let output = try await TagReplayEvaluation.run(
+            .positionAnnotated, folder: PublicData.path("position-annotated-ble"), staticWindowsPerPoint: 5, tracks: 3
+        )
+        let tracks = try #require(output.parts["tracks"])
+        let staticPoints = try #require(output.parts["static-train1-test2"])
+        for part in [tracks, staticPoints] {
+            #expect(part.withCalibration.located == part.windows, "every window heard by some receiver is located")
+            #expect(part.withCalibration.receiveOffsets.count == 12)
+        }
+        print("TagReplay position-annotated: \(try summary(output))")
+        let trackErrors = try #require(tracks.withCalibration.errors)
+        let staticErrors = try #require(staticPoints.withCalibration.errors)
+        // Regression bounds over what these shortened replays measured, not the targets.
+        #expect(trackErrors.mean < TagReplayBounds.tracks)
+        #expect(staticErrors.mean < TagReplayBounds.staticPoints)
+        // The receivers differ by up to ±4 dB here: calibrating them helps.
+        #expect(trackErrors.mean < (try #require(tracks.withoutCalibration.errors)).mean)
+    }
+
+    @Test(.enabled(if: PublicData.has("fingerprint-suite/BLE_calib2021"), Comment(rawValue: PublicData.missing("fingerprint-suite/BLE_calib2021"))))
+    func bleCalib2021() async throws {
+        let output = try await TagReplayEvaluation.run(.bleCalib2021, folder: PublicData.path("fingerprint-suite/BLE_calib2021"))
+        let run = try #require(output.parts["test-run"])
+        #expect(run.windows == 719)
+        #expect(run.withCalibration.receiveOffsets.count == 6)
+        print("TagReplay BLE_calib2021: \(try summary(output))")
+        let calibrated = try #require(run.withCalibration.errors)
+        #expect(calibrated.mean < TagReplayBounds.bleCalib2021)
+        #expect(calibrated.mean < (try #require(run.withoutCalibration.errors)).mean, "calibrating the anchors helps")
+    }
+
+    private func summary(_ output: TagReplayEvaluation.Output) throws -> String {
+        String(decoding: try JSONEncoder().encode(output), as: UTF8.self)
+    }
+}
+
+/// The mean errors (with calibration) the replays stay under, metres: what they measured when
+/// written (2.01, 3.31 and 1.70 m), with a margin. The targets (1.3, 2.0, 1.1 m) are
+/// not met; docs/tags.md says so.
+enum TagReplayBounds {
+    static let tracks = 2.3
+    static let staticPoints = 3.6
+    static let bleCalib2021 = 1.8
+}

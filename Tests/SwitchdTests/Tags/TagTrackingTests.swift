@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ScanContract
+import Testing
+@testable import switchd
+@testable import SwitchdStore
+
+/// Fixed scanners report sightings; switchd stores them, locates the tag, raises the missing
+/// tag's event and calibrates the scanners' receive offsets from registered beacons.
+@Suite struct TagTrackingTests {
+    @Test func placementsAreSetShownAndRemoved() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            let placed = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement",
+                json: NewScannerPlacement(floorID: world.ground.id, x: 1, y: 2, receiveOffsetOverride: -3), as: ScannerPlacement.self
+            )
+            #expect(placed == ScannerPlacement(
+                scannerID: .default, floorID: world.ground.id, x: 1, y: 2, height: NewScannerPlacement.defaultHeight,
+                pathLossExponent: NewScannerPlacement.defaultPathLossExponent, receiveOffsetOverride: -3, estimatedReceiveOffset: nil,
+                calibrationSamples: 0
+            ))
+            #expect(placed.receiveOffset == -3)
+            #expect(try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self) == placed)
+            #expect(try await client.expect(.ok, get: "/v1/placements?floor=\(world.ground.id)", as: [ScannerPlacement].self) == [placed])
+            #expect(try await client.expect(.ok, get: "/v1/placements?floor=\(world.first.id)", as: [ScannerPlacement].self).isEmpty)
+
+            let badFloor = try await client.send(.put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: 99, x: 1, y: 2))
+            #expect(try errorBody(badFloor).field == "floorID")
+            let badOffset = try await client.send(
+                .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 1, y: 2, receiveOffsetOverride: 80)
+            )
+            #expect(try errorBody(badOffset).field == "receiveOffsetOverride")
+            #expect(try await client.send(.put, "/v1/scanners/nobody/placement", json: NewScannerPlacement(floorID: 1, x: 1, y: 2)).status == .notFound)
+            #expect(try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self) == placed)
+
+            #expect(try await client.execute(uri: "/v1/scanners/default/placement", method: .delete).status == .noContent)
+            #expect(try await client.get("/v1/scanners/default/placement").status == .notFound)
+        }
+    }
+
+    @Test func sightingsFromFourScannersLocateTheTag() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+
+            let receipt = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+            #expect(receipt.stored == 1 && receipt.ignored == 0)
+            let position = try #require(receipt.positions.first)
+            #expect(position.tagID == tag.id && position.floorID == world.ground.id && position.scannersHeard == 4)
+            #expect(abs(position.x - 3) < 0.5 && abs(position.y - 4) < 0.5, "\(position)")
+            #expect(position.method == "tag-multilateration+filtered")
+            #expect(position.roomID == world.rooms[0].id, "the room of location B at (3, 4)")
+            #expect(position.time == Readings.start.addingTimeInterval(1))
+
+            try await TagWorld.report(client, tagAt: 3.5, 4, at: 2)
+            let latest = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions/latest", as: TagPosition.self)
+            #expect(latest.time == Readings.start.addingTimeInterval(2))
+            #expect(abs(latest.x - 3.5) < 0.6 && abs(latest.y - 4) < 0.5, "\(latest)")
+            let page = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions?limit=3", as: Page<TagPosition>.self)
+            #expect(page.items.count == 3 && page.nextCursor != nil)
+            let sightings = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=2", as: [StoredSighting].self)
+            #expect(sightings.map(\.scannerID) == [TagWorld.scannerID(3), TagWorld.scannerID(2)], "newest first")
+            #expect(sightings.first?.medianRSSI == TagWorld.rssi(3, tagAt: 3.5, 4))
+        }
+    }
+
+    @Test func oneScannerPutsTheTagAtIt() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            _ = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            let batch = SightingBatch(scannerID: TagWorld.scannerID(2), sightings: [TagWorld.sighting(rssi: -60, at: 1)])
+            let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+            let position = try #require(receipt.positions.first)
+            #expect(position.x == 10 && position.y == 10 && position.scannersHeard == 1)
+            #expect(position.method == "strongest-scanner+filtered")
+        }
+    }
+
+    @Test func unknownIdentitiesAreCountedNotStored() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let stranger = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_01))
+            let batch = SightingBatch(scannerID: .default, sightings: [TagWorld.sighting(stranger, rssi: -70, at: 1)])
+            let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+            #expect(receipt == SightingReceipt(stored: 0, ignored: 1, positions: []))
+        }
+    }
+
+    @Test func badSightingsAreRefusedAndNothingIsStored() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            var bad = TagWorld.sighting(rssi: -70, at: 2)
+            bad.count = 0
+            let refused = try await client.send(
+                .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: [TagWorld.sighting(rssi: -70, at: 1), bad])
+            )
+            #expect(refused.status == .unprocessableContent)
+            #expect(try errorBody(refused).field == "sightings[1].count")
+            #expect(try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings", as: [StoredSighting].self).isEmpty)
+            let unknownScanner = try await client.send(.post, "/v1/sightings", json: SightingBatch(scannerID: try ScannerID("ghost"), sightings: []))
+            #expect(unknownScanner.status == .notFound)
+        }
+    }
+
+    @Test func aMissingTagHeardRaisesOneEventUntilMarkedMissingAgain() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let tag = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, missing: true), as: ScanContract.Tag.self
+            )
+            let report = { (second: TimeInterval) in
+                _ = try await client.expect(
+                    .created, .post, "/v1/sightings",
+                    json: SightingBatch(scannerID: .default, sightings: [TagWorld.sighting(rssi: -70, at: second)]), as: SightingReceipt.self
+                )
+            }
+            try await report(1)
+            try await report(2)
+            var events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+            #expect(events.map(\.kind) == [.missingTagHeard])
+            #expect(events.first?.scannerID == .default && events.first?.time == Readings.start.addingTimeInterval(1))
+
+            _ = try await client.expect(.ok, .patch, "/v1/tags/\(tag.id)", json: TagPatch(missing: false), as: ScanContract.Tag.self)
+            try await report(3)
+            _ = try await client.expect(.ok, .patch, "/v1/tags/\(tag.id)", json: TagPatch(missing: true), as: ScanContract.Tag.self)
+            try await report(4)
+            events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+            #expect(events.map(\.time) == [Readings.start.addingTimeInterval(1), Readings.start.addingTimeInterval(4)])
+        }
+    }
+
+    @Test func beaconsAtKnownPositionsCalibrateAScannerThatReadsLow() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            _ = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
+            )
+            var sightings: [Sighting] = []
+            for (minor, x) in [(1, 2.0), (2, 4.0), (3, 8.0)] {
+                let beacon = try await client.expect(
+                    .created, .post, "/v1/beacons",
+                    json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: UInt16(minor), floorID: world.ground.id, x: x, y: 0, z: 1, measuredPower: -59),
+                    as: Beacon.self
+                )
+                // This receiver reads 6 dB below the model.
+                sightings.append(TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -59 - 20 * log10(x) - 6, at: 1))
+            }
+            let receipt = try await client.expect(
+                .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: sightings), as: SightingReceipt.self
+            )
+            #expect(receipt.stored == 3 && receipt.positions.isEmpty)
+            let placement = try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self)
+            #expect(abs((placement.estimatedReceiveOffset ?? 0) - 6) < 1e-6)
+            #expect(placement.calibrationSamples == 3 && placement.receiveOffset == placement.estimatedReceiveOffset)
+
+            let overridden = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement",
+                json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1, receiveOffsetOverride: 2), as: ScannerPlacement.self
+            )
+            #expect(overridden.receiveOffset == 2 && overridden.estimatedReceiveOffset == placement.estimatedReceiveOffset)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aTagsPositionsAndEventsStreamAsTheyHappen() async throws {
+        try await makeApp(try .inMemory()).test(.live) { client in
+            let port = try #require(client.port)
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+            let events = try await withEventStream(port: port, path: "/v1/tags/\(tag.id)/positions/stream?after=3") { reader in
+                #expect(try await reader.status() == 200)
+                let old = try #require(try await reader.nextEvent())
+                try await TagWorld.report(client, tagAt: 3, 4, at: 2)
+                return [old, try #require(try await reader.nextEvent())]
+            }
+            #expect(events.map(\.event) == ["tagPosition", "tagPosition"])
+            #expect(events.map(\.id) == ["4", "5"])
+            let position = try JSONCoding.decoder().decode(TagPosition.self, from: Data(events[1].data.utf8))
+            #expect(position.tagID == tag.id && position.time == Readings.start.addingTimeInterval(2))
+
+            _ = try await client.expect(.ok, .patch, "/v1/tags/\(tag.id)", json: TagPatch(missing: true), as: ScanContract.Tag.self)
+            let missing = try await withEventStream(port: port, path: "/v1/tags/\(tag.id)/events/stream") { reader in
+                #expect(try await reader.status() == 200)
+                try await TagWorld.report(client, tagAt: 3, 4, at: 3)
+                return try #require(try await reader.nextEvent())
+            }
+            #expect(missing.event == "tagEvent")
+            #expect(try JSONCoding.decoder().decode(TagEvent.self, from: Data(missing.data.utf8)).kind == .missingTagHeard)
+        }
+    }
+}
