@@ -31,6 +31,10 @@ const state = {
   marks: [],
   route: [],
   position: null,
+  placements: [],
+  tags: [],
+  tagPositions: new Map(),
+  tagFeeds: null,
   linkFirst: null,
   heatURL: null,
   surveyingLocation: null,
@@ -163,7 +167,39 @@ async function loadFloorContents() {
     api.get('/v1/radiomap'),
   ]);
   Object.assign(state, { rooms, locations, allLocations, links, radioMap });
+  await loadTags().catch((error) => say(`Tags and fixed scanners not shown: ${error.message}`, true));
   renderAll();
+}
+
+// ---- tags tracked from fixed scanners ----
+
+/** This floor's fixed scanners, every tag's latest position, and a live feed per tag. */
+async function loadTags() {
+  const floor = state.floor;
+  const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.get('/v1/tags')]);
+  const latest = await Promise.all(tags.map((tag) => api.get(`/v1/tags/${tag.id}/positions/latest`).catch(() => null)));
+  state.placements = placements;
+  state.tags = tags;
+  state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
+  if (state.tagFeeds) state.tagFeeds.abort();
+  state.tagFeeds = new AbortController();
+  for (const tag of tags) {
+    api.stream(`/v1/tags/${tag.id}/positions/stream`, {
+      signal: state.tagFeeds.signal,
+      onOpen: () => {},
+      onEvent: (event) => {
+        if (event.event !== 'tagPosition') return;
+        state.tagPositions.set(tag.id, JSON.parse(event.data));
+        renderPlan();
+      },
+    }).catch(() => {});
+  }
+}
+
+function tagsOnFloor() {
+  return state.tags
+    .map((tag) => ({ tag, position: state.tagPositions.get(tag.id) }))
+    .filter((item) => item.position && state.floor && item.position.floorID === state.floor.id);
 }
 
 async function reloadCoverage() {
@@ -245,6 +281,8 @@ function renderPlan() {
     route: state.route.filter((l) => onFloor.has(l.id)),
     marks: state.marks,
     position,
+    fixedScanners: state.placements,
+    tags: tagsOnFloor(),
   });
   if (!$('scale-typed-details').open) {
     $('scale-ppm').value = String(Math.round(1e4 / g.metresPerPixel) / 1e4);

@@ -52,7 +52,9 @@ function element(name, attributes, parent) {
  * Redraws everything from `view`:
  * { geometry, imageURL, heatURL, locations: [{location, coverage, chosen, surveying}],
  *   links: [{from, to}] (same-floor locations), route: [locations], marks: [{x, y}] (pixels),
- *   position: {x, y, accuracyMetres} | null }
+ *   position: {x, y, accuracyMetres} | null,
+ *   fixedScanners: [{scannerID, x, y, receiveOffset}] (this floor's placements),
+ *   tags: [{tag, position}] (tags whose latest position is on this floor) }
  */
 export function draw(svg, view) {
   const g = view.geometry;
@@ -103,6 +105,24 @@ export function draw(svg, view) {
     }, svg);
     element('title', {}, dot).textContent = `${item.location.name} (${item.coverage})`;
     element('text', { class: 'label', x: p.x + unit * 1.4, y: p.y - unit * 0.8 }, svg).textContent = item.location.name;
+  }
+
+  for (const scanner of view.fixedScanners || []) {
+    const p = toPixels(g, scanner.x, scanner.y);
+    const size = unit * 1.6;
+    const square = element('rect', {
+      class: 'fixed-scanner', x: p.x - size / 2, y: p.y - size / 2, width: size, height: size,
+      'data-scanner-id': scanner.scannerID, id: `fixed-scanner-${scanner.scannerID}`,
+    }, svg);
+    element('title', {}, square).textContent = `${scanner.scannerID} (receive offset ${scanner.receiveOffset.toFixed(1)} dB)`;
+  }
+  for (const { tag, position } of view.tags || []) {
+    const p = toPixels(g, position.x, position.y);
+    const dot = element('circle', {
+      class: tag.missing ? 'tag missing' : 'tag', cx: p.x, cy: p.y, r: unit * 0.8, 'data-tag-id': tag.id, id: `tag-dot-${tag.id}`,
+    }, svg);
+    element('title', {}, dot).textContent = `${tag.name}: ±${position.accuracyMetres.toFixed(1)} m, heard by ${position.scannersHeard}`;
+    element('text', { class: 'label', x: p.x + unit, y: p.y + unit * 1.8 }, svg).textContent = tag.name;
   }
 
   if (view.position) {
