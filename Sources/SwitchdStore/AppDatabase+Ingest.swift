@@ -32,10 +32,12 @@ extension AppDatabase {
     /// this method returns (the commit is done).
     ///
     /// - Throws: when the transaction itself fails (``StoreError/storageFull`` when the disk is
-    ///   full at commit, or the database cannot be written): then no batch is stored.
+    ///   full, while storing any batch or at commit, or the database cannot be written): then no
+    ///   batch is stored. A full disk fails the whole group, not only the batch that found it:
+    ///   SQLite may roll the entire transaction back on SQLITE_FULL, so nothing after it could commit.
     package func ingest(_ batches: [(batch: MeasurementBatch, received: Date)]) async throws -> [Result<IngestOutcome, any Error>] {
         try await write { db in
-            batches.map { batch, received in
+            try batches.map { batch, received in
                 do {
                     var outcome: IngestOutcome?
                     try db.inSavepoint {
@@ -44,7 +46,7 @@ extension AppDatabase {
                     }
                     return .success(outcome!)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-                    return .failure(StoreError.storageFull)
+                    throw StoreError.storageFull
                 } catch {
                     return .failure(error)
                 }
