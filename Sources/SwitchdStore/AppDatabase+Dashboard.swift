@@ -40,13 +40,15 @@ extension AppDatabase {
         )
     }
 
-    /// The newest batches and switch changes (a scanner's first revision, made with it, is no change), merged newest first.
+    /// The newest batches that stored readings (a locate batch keeping nothing is no news) and
+    /// switch changes (a scanner's first revision, made with it, is no change), merged newest first.
     private static func recentActivity(_ db: Database, limit: Int) throws -> [ActivityEntry] {
         var entries: [ActivityEntry] = []
         let batches = try Row.fetchAll(db, sql: """
             SELECT batch.scanner_id, batch.received_ms, batch.stored, batch.discarded, switch_revision.mode
             FROM batch LEFT JOIN switch_revision
                 ON switch_revision.scanner_id = batch.scanner_id AND switch_revision.revision = batch.revision
+            WHERE batch.stored > 0
             ORDER BY batch.id DESC LIMIT ?
             """, arguments: [limit])
         for row in batches {
@@ -67,7 +69,8 @@ extension AppDatabase {
             let scanning: Bool = row["scanning"]
             let mode: String = row["mode"]
             let location: Int64? = row["location_id"]
-            let summary = scanning ? "switch on: \(mode)" + (location.map { " at location \($0)" } ?? "") : "switch off"
+            let place = mode == "survey" ? location.map { " at location \($0)" } ?? "" : ""
+            let summary = scanning ? "switch on: \(mode)\(place)" : "switch off"
             entries.append(ActivityEntry(
                 time: Date(milliseconds: row["changed_ms"]), kind: .switch, scannerID: try scannerID(row["scanner_id"]), summary: summary
             ))

@@ -15,6 +15,9 @@ import Testing
             // One survey upload: 2 readings at the location, so it counts as surveyed.
             let on = try await client.startSurvey(at: spot.location.id)
             _ = try await client.uploadNew(Readings.batch([Readings.wifi(), Readings.ble()], revision: on.revision))
+            // Then locating without storing: its batches keep nothing and are no news in `recent`.
+            let locating = try await client.patchSwitch(SwitchPatch(scanning: true, mode: .locate, storeData: false))
+            _ = try await client.uploadNew(Readings.batch([Readings.wifi(scan: 1)], revision: locating.revision))
             // An item (a beacon with content) at (20, 20) and a plain beacon at (1, 2).
             var item = Beacons.new(floorID: spot.floor.id, minor: 1, x: 20, y: 20)
             item.metadata = ["name": "Vase", "content.en": "A vase", "content.fr": "Un vase"]
@@ -45,9 +48,12 @@ import Testing
                 PlaceDwell(id: cafe.id, name: "Café", floorID: spot.floor.id, visits: 1, seconds: 20),
             ])
             #expect(dashboard.dwell.items == [PlaceDwell(id: vase.id, name: "Vase", floorID: spot.floor.id, visits: 1, seconds: 20)])
-            #expect(dashboard.recent.map(\.kind) == [.upload, .switch])
-            #expect(dashboard.recent[0].summary == "stored 2 readings (survey)")
-            #expect(dashboard.recent[1].summary == "switch on: survey at location \(spot.location.id)")
+            // Newest first (two made within one millisecond may come either way).
+            #expect(Set(dashboard.recent.map(\.summary)) == [
+                "switch on: locate", "stored 2 readings (survey)", "switch on: survey at location \(spot.location.id)",
+            ])
+            #expect(zip(dashboard.recent, dashboard.recent.dropFirst()).allSatisfy { $0.time >= $1.time })
+            #expect(dashboard.recent.count == 3)
 
             // Anonymous: no scanner ID anywhere in the dwell figures.
             let dwellText = String(decoding: try JSONCoding.encoder().encode(dashboard.dwell), as: UTF8.self)

@@ -8,7 +8,7 @@ public struct Dashboard: Codable, Hashable, Sendable {
     /// ``time``'s day unless the request gave `since`.
     public var since: Date
     public var counts: DashboardCounts
-    /// The newest uploads and switch changes, newest first.
+    /// The newest uploads that stored readings and switch changes, newest first.
     public var recent: [ActivityEntry]
     /// Visits and time spent per room and per item, from stored positions; anonymous.
     public var dwell: DwellFigures
