@@ -2,8 +2,10 @@
 // map, links and routes, and the live position. State lives here; drawing is in plan.js.
 
 import { Api, ApiError } from './api.js';
+import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
+import { guardWith, say } from './status.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
@@ -40,23 +42,8 @@ const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('swit
 
 // ---- status and error handling ----
 
-function say(text, isError = false) {
-  const status = $('status');
-  status.textContent = text;
-  status.classList.toggle('error', isError);
-}
-
 /** Runs an action of the admin; a failure is shown, never thrown to the console. */
-function guard(action) {
-  return async (...args) => {
-    try {
-      await action(...args);
-    } catch (error) {
-      if (error.name === 'AbortError') return;
-      say(error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error), true);
-    }
-  };
-}
+const guard = guardWith((error) => (error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error)));
 
 function on(id, event, action) {
   $(id).addEventListener(event, guard(action));
@@ -94,7 +81,7 @@ async function showApp() {
   $('sign-in-view').hidden = true;
   $('app-view').hidden = false;
   $('sign-out').hidden = false;
-  await Promise.all([loadScanners(), loadFloors()]);
+  await Promise.all([loadScanners(), loadFloors(), showDashboard(api)]);
   say('Signed in.');
 }
 
@@ -783,6 +770,8 @@ function wire() {
   on('route-show', 'click', showRoute);
   on('locate-start', 'click', startLocating);
   on('locate-stop', 'click', stopLocating);
+  on('dashboard-refresh', 'click', () => showDashboard(api));
+  on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);
   for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
   toolChanged();
