@@ -62,17 +62,15 @@ extension AppDatabase {
     }
 
     /// Every location and link, as one snapshot, for finding routes.
-    package func routeGraph() async throws -> RouteGraph {
-        try await read { db in
-            var graph = RouteGraph()
-            for location in try LocationRecord.fetchLocations(db) {
-                graph.addLocation(location.id, floorID: location.floorID)
-            }
-            for link in try LinkRecord.fetchLinks(db) {
-                graph.addLink(link.from, link.to, metres: link.distanceMetres)
-            }
-            return graph
+    static func routeGraph(_ db: Database) throws -> RouteGraph {
+        var graph = RouteGraph()
+        for location in try LocationRecord.fetchLocations(db) {
+            graph.addLocation(location.id, floorID: location.floorID)
         }
+        for link in try LinkRecord.fetchLinks(db) {
+            graph.addLink(link.from, link.to, metres: link.distanceMetres)
+        }
+        return graph
     }
 
     private struct LinkEnd {

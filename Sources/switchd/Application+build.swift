@@ -13,6 +13,7 @@ import SwitchdStore
 ///
 /// - Parameters:
 ///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
+///   - visitFiles: the visitor page served at `/visit/`; nil answers 404 there.
 ///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
 ///   - feeds: the live feeds; ``Feeds/events`` announces each presence event stored (follow it
@@ -27,6 +28,7 @@ func buildApplication(
     database: AppDatabase,
     logger: Logger,
     adminFiles: AdminFiles? = nil,
+    visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(),
     authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     systemd: SystemdNotifier = .disabled,
@@ -38,7 +40,7 @@ func buildApplication(
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
     let router = buildRouter(
-        settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, metrics: metrics,
+        settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         authThrottle: authThrottle, clock: clock, logger: logger
     )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
@@ -92,7 +94,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 /// Every controller's routes (`logger` for what they log outside a request), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
-    settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
+    settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd")
 ) -> Router<AppRequestContext> {
@@ -100,8 +102,9 @@ func buildRouter(
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
-    // Before anything that asks for a token: the page itself is public, its API calls are not.
+    // Before anything that asks for a token: the pages themselves are public, their API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
+    router.add(middleware: AdminFilesMiddleware(files: visitFiles, prefix: "/visit/", page: "visit"))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     // Router middleware runs once the route is matched, and only for routes added after it.
     router.add(middleware: AuthMiddleware(
@@ -141,5 +144,6 @@ func buildRouter(
         .addRoutes(to: router)
     SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
     PlacementsController(database: database).addRoutes(to: router)
+    DashboardController(database: database).addRoutes(to: router)
     return router
 }

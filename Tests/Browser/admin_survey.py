@@ -396,40 +396,57 @@ def run(page, workdir):
         raise Failure("cancelling the clear deleted measurements")
 
 
+def run_with_screenshot(page, steps, name="FAILED"):
+    """Runs `steps()`; a failure is returned (not raised) after a screenshot named `name`."""
+    try:
+        steps()
+    except Exception as error:  # noqa: BLE001 - report any failure with a screenshot
+        try:
+            page.shot(name)
+        except Exception:  # noqa: BLE001
+            pass
+        return error
+    return None
+
+
+def close_and_judge(page, failed):
+    """Collects the browser's logs, quits it and prints its console; 1 when a step failed or the
+    console has an error, else 0."""
+    try:
+        page.collect_logs()
+    finally:
+        page.driver.quit()
+    for entry in page.console:
+        print(f"    console {entry.get('level')}: {entry.get('message')}")
+    if failed is not None:
+        print(f"FAIL: {type(failed).__name__}: {failed}")
+        return 1
+    # Chromium logs every 4xx answer; /v1/integrations/mqtt answers 404 when MQTT is not configured.
+    errors = [entry for entry in page.console if entry.get("level") == "SEVERE" and "/v1/integrations/mqtt" not in entry.get("message", "")]
+    if errors:
+        print(f"FAIL: {len(errors)} console errors")
+        return 1
+    return 0
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     for name in os.listdir(SHOTS):
         if name.endswith(".png"):
             os.remove(os.path.join(SHOTS, name))
     page = AdminPage()
-    failed = None
-    try:
+
+    def steps():
         with tempfile.TemporaryDirectory(prefix="floorscan-browser-") as workdir:
             run(page, workdir)
-    except Exception as error:  # noqa: BLE001 - report any failure with a screenshot
-        failed = error
-        try:
-            page.shot("FAILED")
-        except Exception:  # noqa: BLE001
-            pass
-    try:
-        page.collect_logs()
-    finally:
-        page.driver.quit()
+
+    failed = run_with_screenshot(page, steps)
+    if close_and_judge(page, failed):
+        return 1
     unauthorised = [(method, url) for method, url, authorization in page.api_requests if authorization != "Bearer " + token()]
     print(f"    {len(page.api_requests)} API requests by the page, {len(unauthorised)} without the admin token")
     for method, url in unauthorised[:10]:
         print(f"    without the token: {method} {url}")
-    # Chromium logs every 4xx answer; /v1/integrations/mqtt answers 404 when MQTT is not configured.
-    errors = [entry for entry in page.console if entry.get("level") == "SEVERE" and "/v1/integrations/mqtt" not in entry.get("message", "")]
-    for entry in page.console:
-        print(f"    console {entry.get('level')}: {entry.get('message')}")
-    if failed is not None:
-        print(f"FAIL: {type(failed).__name__}: {failed}")
-        return 1
-    if errors:
-        print(f"FAIL: {len(errors)} console errors")
-        return 1
     if unauthorised or not page.api_requests:
         print("FAIL: every API request must carry the admin token")
         return 1

@@ -74,13 +74,26 @@ import Testing
             let route = try await client.expect(.ok, .post, "/v1/routes", json: RouteRequest(from: world.a.id, to: world.d.id), as: Route.self)
             #expect(route == Route(
                 from: world.a.id, to: world.d.id, path: [world.a.id, world.b.id, world.c.id, world.d.id],
-                distanceMetres: 16, etaSeconds: 16 / Settings.defaultWalkingSpeed, walkingSpeed: Settings.defaultWalkingSpeed, floorChanges: 1
+                distanceMetres: 16, etaSeconds: 16 / Settings.defaultWalkingSpeed, walkingSpeed: Settings.defaultWalkingSpeed, floorChanges: 1,
+                steps: [
+                    RouteStep(kind: .walk, distanceMetres: 5, toLocationID: world.b.id, floorID: world.ground.id, instruction: "Go 5 m to the stairs"),
+                    RouteStep(
+                        kind: .stairs, distanceMetres: 4, floorChange: 1, toLocationID: world.c.id, floorID: world.first.id,
+                        instruction: "Take the stairs up one floor"
+                    ),
+                    RouteStep(kind: .walk, distanceMetres: 7, toLocationID: world.d.id, floorID: world.first.id, instruction: "Go 7 m to Hall \(world.first.id)"),
+                    RouteStep(kind: .arrive, distanceMetres: 0, toLocationID: world.d.id, floorID: world.first.id, instruction: "Arrive at Hall \(world.first.id)"),
+                ]
             ))
             let back = try await client.expect(.ok, .post, "/v1/routes", json: RouteRequest(from: world.d.id, to: world.a.id, walkingSpeed: 2), as: Route.self)
             #expect(back.path == route.path.reversed() && back.etaSeconds == 8 && back.walkingSpeed == 2)
+            #expect(back.steps.map(\.instruction) == [
+                "Go 7 m to the stairs", "Take the stairs down one floor", "Go 5 m to Hall \(world.ground.id)", "Arrive at Hall \(world.ground.id)",
+            ])
 
             let stay = try await client.expect(.ok, .post, "/v1/routes", json: RouteRequest(from: world.c.id, to: world.c.id), as: Route.self)
             #expect(stay.path == [world.c.id] && stay.distanceMetres == 0 && stay.etaSeconds == 0 && stay.floorChanges == 0)
+            #expect(stay.steps.map(\.kind) == [.arrive])
 
             let unreachable = try await client.send(.post, "/v1/routes", json: RouteRequest(from: world.a.id, to: world.e.id))
             #expect(unreachable.status == .unprocessableContent)

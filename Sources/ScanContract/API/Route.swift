@@ -38,8 +38,13 @@ public struct Route: Codable, Hashable, Sendable {
     public var walkingSpeed: Double
     /// How many links on the path join different floors.
     public var floorChanges: Int
+    /// Turn-by-turn instructions along ``path``, ending with an arrival.
+    public var steps: [RouteStep]
 
-    public init(from: Int64, to: Int64, path: [Int64], distanceMetres: Double, etaSeconds: Double, walkingSpeed: Double, floorChanges: Int) {
+    public init(
+        from: Int64, to: Int64, path: [Int64], distanceMetres: Double, etaSeconds: Double, walkingSpeed: Double, floorChanges: Int,
+        steps: [RouteStep] = []
+    ) {
         self.from = from
         self.to = to
         self.path = path
@@ -47,5 +52,6 @@ public struct Route: Codable, Hashable, Sendable {
         self.etaSeconds = etaSeconds
         self.walkingSpeed = walkingSpeed
         self.floorChanges = floorChanges
+        self.steps = steps
     }
 }

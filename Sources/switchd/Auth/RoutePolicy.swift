@@ -117,6 +117,9 @@ struct RoutePolicy: Sendable {
         "GET /v1/tokens": .admin,
         "DELETE /v1/tokens/{id}": .admin,
 
+        // Counts and recent activity name scanners: the admin's.
+        "GET /v1/dashboard": .admin,
+
         // Prometheus metrics: a scraper is given a reader token.
         "GET /metrics": .read,
     ])

@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest floor-plan image accepted, in bytes.") var maxPlanBytes = Settings.defaultMaxPlanBytes
     @Option(help: "Folder of the admin page served at /admin/. (default: ../share/floorscan/admin beside the executable, else the source tree's share/admin)")
     var adminDir: String?
+    @Option(help: "Folder of the visitor page served at /visit/. (default: ../share/floorscan/visit beside the executable, else the source tree's share/visit)")
+    var visitDir: String?
     @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
     @Option(help: ArgumentHelp(
         "Most connections open at once.",
@@ -112,9 +114,11 @@ struct ServeCommand: AsyncParsableCommand {
         case .existing:
             break
         }
-        let adminFiles = try loadAdminFiles(logger: logger)
+        let adminFiles = try loadPageFiles(adminDir, page: "admin", logger: logger)
+        let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let app = buildApplication(
-            settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, systemd: systemd, tls: tls
+            settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
+            metrics: metrics, systemd: systemd, tls: tls
         ) { [portFile] port in
             logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }
@@ -132,19 +136,19 @@ extension ServeCommand {
         return TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
     }
 
-    /// The admin page's files: from `--admin-dir` (a bad folder stops switchd), else from the
-    /// first folder ``AdminDirectory/search(executable:)`` finds; none found leaves
-    /// the page out, with a warning.
-    func loadAdminFiles(logger: Logger) throws -> AdminFiles? {
-        if let adminDir {
-            return try AdminFiles(directory: adminDir)
+    /// A page's files (`admin`, `visit`): from `configured` (`--admin-dir`, `--visit-dir`; a bad
+    /// folder stops switchd), else from the first folder ``AdminDirectory/search(executable:page:)``
+    /// finds; none found leaves the page out, with a warning.
+    func loadPageFiles(_ configured: String?, page: String, logger: Logger) throws -> AdminFiles? {
+        if let configured {
+            return try AdminFiles(directory: configured)
         }
-        guard let found = AdminDirectory.search() else {
-            logger.warning("No admin page folder found; /admin/ answers 404. Give one with --admin-dir.")
+        guard let found = AdminDirectory.search(page: page) else {
+            logger.warning("No \(page) page folder found; /\(page)/ answers 404. Give one with --\(page)-dir.")
             return nil
         }
         let files = try AdminFiles(directory: found)
-        logger.info("Admin page", metadata: ["folder": "\(files.directory)", "files": "\(files.paths.count)"])
+        logger.info("Page", metadata: ["page": "\(page)", "folder": "\(files.directory)", "files": "\(files.paths.count)"])
         return files
     }
 }

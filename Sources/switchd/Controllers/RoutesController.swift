@@ -4,7 +4,7 @@ import ScanContract
 import SwitchdStore
 
 /// `POST /v1/routes`: the shortest walk between two locations over the links, with an ETA at
-/// the request's walking speed or switchd's `--walking-speed`.
+/// the request's walking speed or switchd's `--walking-speed` and turn-by-turn steps.
 struct RoutesController {
     let database: AppDatabase
     /// Metres per second, when the request does not say.
@@ -21,18 +21,19 @@ struct RoutesController {
         let routeRequest = try await request.decodeJSON(RouteRequest.self, context: context)
         try routeRequest.validate()
         let speed = routeRequest.walkingSpeed ?? walkingSpeed
-        let found: ShortestPath
+        let walked: WalkedRoute
         do {
-            found = try await database.routeGraph().shortestPath(from: routeRequest.from, to: routeRequest.to)
+            walked = try await database.walkRoute(from: routeRequest.from, to: routeRequest.to)
         } catch let error as RouteError {
             switch error {
             case .unknownLocation: throw APIError.notFound(error.description)
             case .unreachable: throw APIError.invalidField("to", "\(error.description): add links (POST /v1/links) to join them")
             }
         }
+        let found = walked.path
         return try .json(Route(
             from: routeRequest.from, to: routeRequest.to, path: found.path, distanceMetres: found.distanceMetres,
-            etaSeconds: found.distanceMetres / speed, walkingSpeed: speed, floorChanges: found.floorChanges
+            etaSeconds: found.distanceMetres / speed, walkingSpeed: speed, floorChanges: found.floorChanges, steps: walked.steps
         ))
     }
 }

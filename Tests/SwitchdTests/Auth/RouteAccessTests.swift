@@ -87,6 +87,7 @@ struct RouteAccessTests {
         "POST /v1/tokens": ["admin"],
         "GET /v1/tokens": ["admin"],
         "DELETE /v1/tokens/{id}": ["admin"],
+        "GET /v1/dashboard": ["admin"],
     ]
 
     /// The callers tried on every route.

@@ -17,12 +17,15 @@ import Testing
 /// Long-polls and switch deadlines wait on `clock`: give a ``WatchedClock`` to drive them.
 func makeApp(
     _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
-    adminFiles: AdminFiles? = nil, clock: any Clock<Duration> = ContinuousClock(), metrics: SwitchdMetrics = SwitchdMetrics()
+    adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil, clock: any Clock<Duration> = ContinuousClock(),
+    metrics: SwitchdMetrics = SwitchdMetrics()
 ) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
     let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
-    let app = buildApplication(settings: settings, database: database, logger: logger, adminFiles: adminFiles, metrics: metrics, clock: clock)
+    let app = buildApplication(
+        settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics, clock: clock
+    )
     return AdminByDefault(base: app, database: database)
 }
 

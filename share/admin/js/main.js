@@ -3,9 +3,11 @@
 // State lives here; drawing is in plan.js.
 
 import { Api, ApiError } from './api.js';
+import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
 import { loadIntegrations } from './integrations.js';
+import { guardWith, say } from './status.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
@@ -46,23 +48,8 @@ const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('swit
 
 // ---- status and error handling ----
 
-function say(text, isError = false) {
-  const status = $('status');
-  status.textContent = text;
-  status.classList.toggle('error', isError);
-}
-
 /** Runs an action of the admin; a failure is shown, never thrown to the console. */
-function guard(action) {
-  return async (...args) => {
-    try {
-      await action(...args);
-    } catch (error) {
-      if (error.name === 'AbortError') return;
-      say(error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error), true);
-    }
-  };
-}
+const guard = guardWith((error) => (error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error)));
 
 function on(id, event, action) {
   $(id).addEventListener(event, guard(action));
@@ -100,7 +87,7 @@ async function showApp() {
   $('sign-in-view').hidden = true;
   $('app-view').hidden = false;
   $('sign-out').hidden = false;
-  await Promise.all([loadScanners(), loadFloors(), loadIntegrations(api, $)]);
+  await Promise.all([loadScanners(), loadFloors(), loadIntegrations(api, $), showDashboard(api)]);
   say('Signed in.');
 }
 
@@ -824,6 +811,8 @@ function wire() {
   on('locate-start', 'click', startLocating);
   on('locate-stop', 'click', stopLocating);
   on('integrations-refresh', 'click', () => loadIntegrations(api, $));
+  on('dashboard-refresh', 'click', () => showDashboard(api));
+  on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);
   for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
   toolChanged();

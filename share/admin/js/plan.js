@@ -41,11 +41,33 @@ export function eventPoint(svg, event) {
   return matrix ? point.matrixTransform(matrix.inverse()) : { x: 0, y: 0 };
 }
 
-function element(name, attributes, parent) {
+/** A new SVG element with `attributes`, appended to `parent` when given. */
+export function element(name, attributes, parent) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   if (parent) parent.appendChild(node);
   return node;
+}
+
+/**
+ * Empties `svg` (keeping its title) and draws the floor: the plan image, or a metre grid without
+ * one. Returns the drawing's unit for marks, a hundredth of its longer side.
+ */
+export function drawBase(svg, g, imageURL) {
+  svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  for (const node of [...svg.childNodes]) {
+    if (node.nodeName !== 'title') svg.removeChild(node);
+  }
+  element('rect', { x: 0, y: 0, width: g.width, height: g.height, fill: '#fff' }, svg);
+  if (imageURL) {
+    element('image', { href: imageURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none' }, svg);
+  } else {
+    const grid = element('g', { class: 'grid' }, svg);
+    const step = 1 / g.metresPerPixel; // a metre
+    for (let x = g.originX % step; x < g.width; x += step) element('line', { x1: x, y1: 0, x2: x, y2: g.height }, grid);
+    for (let y = g.originY % step; y < g.height; y += step) element('line', { x1: 0, y1: y, x2: g.width, y2: y }, grid);
+  }
+  return Math.max(g.width, g.height) / 100;
 }
 
 /**
@@ -58,20 +80,7 @@ function element(name, attributes, parent) {
  */
 export function draw(svg, view) {
   const g = view.geometry;
-  svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
-  for (const node of [...svg.childNodes]) {
-    if (node.nodeName !== 'title') svg.removeChild(node);
-  }
-  const unit = Math.max(g.width, g.height) / 100;
-  element('rect', { x: 0, y: 0, width: g.width, height: g.height, fill: '#fff' }, svg);
-  if (view.imageURL) {
-    element('image', { href: view.imageURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none' }, svg);
-  } else {
-    const grid = element('g', { class: 'grid' }, svg);
-    const step = 1 / g.metresPerPixel; // a metre
-    for (let x = g.originX % step; x < g.width; x += step) element('line', { x1: x, y1: 0, x2: x, y2: g.height }, grid);
-    for (let y = g.originY % step; y < g.height; y += step) element('line', { x1: 0, y1: y, x2: g.width, y2: y }, grid);
-  }
+  const unit = drawBase(svg, g, view.imageURL);
   if (view.heatURL) {
     element('image', { href: view.heatURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none', opacity: 0.6, 'data-testid': 'heatmap', id: 'heatmap' }, svg);
   }
