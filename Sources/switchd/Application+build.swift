@@ -16,6 +16,8 @@ import SwitchdStore
 ///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
 ///   - clock: the long-polls, the switch deadlines and the watchdog pings wait on it.
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
+///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
+///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -29,12 +31,19 @@ func buildApplication(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     clock: any Clock<Duration> = ContinuousClock(),
     tls: NIOSSLContext? = nil,
+    mqttTLS: NIOSSLContext? = nil,
+    mqttStatus: MQTTStatus? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
+    let feeds = Feeds()
+    let mqtt = MQTTIntegration(
+        settings: settings.mqtt, tls: mqttTLS, database: database, hub: hub, feeds: feeds, metrics: metrics, logger: logger, clock: clock,
+        status: mqttStatus
+    )
     let router = buildRouter(
-        settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock
+        settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, metrics: metrics,
+        authThrottle: authThrottle, clock: clock, mqtt: mqtt.status
     )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
@@ -52,6 +61,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    if let publisher = mqtt.publisher {
+        app.addServices(publisher)
+    }
     app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
     if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
@@ -76,7 +88,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), mqtt: MQTTStatus? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -92,7 +104,7 @@ func buildRouter(
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
-    ScannersController(database: database).addRoutes(to: router)
+    ScannersController(database: database, hub: hub).addRoutes(to: router)
     SwitchController(database: database, hub: hub, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
@@ -111,5 +123,6 @@ func buildRouter(
     PositionStreamController(database: database, feed: feeds.positions, subscribers: metrics.subscribers(feed: "positions"))
         .addRoutes(to: router)
     TokensController(database: database).addRoutes(to: router)
+    IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     return router
 }

@@ -28,4 +28,6 @@ struct Settings: Sendable {
     /// is a request in progress).
     var idleTimeout: Duration = .seconds(defaultIdleTimeoutSeconds)
     var logLevel: Logger.Level = .info
+    /// Where to publish over MQTT; nil publishes nothing.
+    var mqtt: MQTTSettings?
 }

@@ -90,6 +90,7 @@ struct RoutePolicy: Sendable {
         "POST /v1/tokens": .admin,
         "GET /v1/tokens": .admin,
         "DELETE /v1/tokens/{id}": .admin,
+        "GET /v1/integrations/mqtt": .admin,
 
         // Prometheus metrics: a scraper is given a reader token.
         "GET /metrics": .read,

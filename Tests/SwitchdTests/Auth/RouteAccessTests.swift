@@ -64,6 +64,7 @@ struct RouteAccessTests {
         "POST /v1/tokens": ["admin"],
         "GET /v1/tokens": ["admin"],
         "DELETE /v1/tokens/{id}": ["admin"],
+        "GET /v1/integrations/mqtt": ["admin"],
     ]
 
     /// The callers tried on every route.
