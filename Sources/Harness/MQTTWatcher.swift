@@ -12,8 +12,11 @@ public final class MQTTWatcher: Sendable {
         /// 1 for a retained message the broker kept (sent on subscribing), else 0.
         public var retain: Int
 
+        /// When mosquitto_sub received it (its `tst`, microseconds, UTC).
+        public var receivedAt: Date?
+
         enum CodingKeys: String, CodingKey {
-            case topic, payload, qos, retain
+            case topic, payload, qos, retain, tst
         }
 
         public init(from decoder: any Decoder) throws {
@@ -22,6 +25,15 @@ public final class MQTTWatcher: Sendable {
             payload = try container.decodeIfPresent(String.self, forKey: .payload) ?? ""
             qos = try container.decode(Int.self, forKey: .qos)
             retain = try container.decode(Int.self, forKey: .retain)
+            receivedAt = try container.decodeIfPresent(String.self, forKey: .tst).flatMap(Self.receiptTime)
+        }
+
+        /// `2026-11-23T23:13:47.802672Z+0000`, as mosquitto_sub 2.0 prints `tst`.
+        static func receiptTime(_ text: String) -> Date? {
+            let parts = text.split(separator: ".")
+            guard parts.count == 2, let whole = ISO8601DateFormatter().date(from: parts[0] + "Z") else { return nil }
+            guard let micros = Double(parts[1].prefix { $0.isNumber }) else { return nil }
+            return whole.addingTimeInterval(micros / 1_000_000)
         }
 
         /// The payload read as `type` (JSON).
