@@ -24,7 +24,16 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         folder = try TemporaryFolder("mosquitto")
         port = try freeLoopbackPort()
-        let config = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest file \(folder.path("mosquitto.log"))\n"
+        // No cap on a subscriber's queue: Mosquitto's default (1000) drops QoS 1 messages for a
+        // subscriber slower than a burst, which is the broker's choice, not the publisher's loss.
+        let config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence false
+            max_queued_messages 0
+            log_dest file \(folder.path("mosquitto.log"))
+
+            """
         try config.write(toFile: folder.path("mosquitto.conf"), atomically: true, encoding: .utf8)
         try await start()
     }

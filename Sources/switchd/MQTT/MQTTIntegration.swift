@@ -27,7 +27,7 @@ struct MQTTIntegration: Sendable {
         self.outbox = outbox
         let commands = settings.acceptsCommands ? MQTTSwitchCommands(database: database, hub: hub, topics: topics, logger: logger) : nil
         publisher = MQTTPublisher(
-            settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, outbox: outbox, status: self.status, commands: commands,
+            settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, status: self.status, commands: commands,
             logger: logger, clock: clock
         )
     }

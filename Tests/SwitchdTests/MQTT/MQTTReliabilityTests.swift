@@ -54,6 +54,27 @@ struct MQTTReliabilityTests {
         await broker.remove()
     }
 
+    @Test func eventsPutWhileConnectedGoOutAtOnceInOrder() async throws {
+        let folder = try TemporaryFolder("mqtt-events")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let topic = "floorscan/scanners/default/events"
+        let watcher = try await MQTTWatcher(port: broker.port, topics: [topic, "floorscan/status"], folder: folder)
+        try await withMQTTSwitchd(broker: broker) { switchd in
+            _ = try await watcher.waitFor("floorscan/status", payload: .equal("online"))
+            let outbox = MQTTOutbox(database: switchd.database, topics: switchd.settings.topics, status: switchd.status)
+            for kind in ["entered", "left", "away"] {
+                try await outbox.putEvent(["kind": kind], of: .default)
+            }
+            let events = try await watcher.waitFor(count: 3, topic)
+            #expect(events.map(\.payload) == [#"{"kind":"entered"}"#, #"{"kind":"left"}"#, #"{"kind":"away"}"#])
+            #expect(events.allSatisfy { $0.qos == 1 && $0.retain == 0 })
+            await switchd.status.wait { $0.outboxDepth == 0 }
+        }
+        await watcher.stop()
+        await broker.remove()
+    }
+
     @Test func theLastWillSaysOfflineWhenSwitchdDies() async throws {
         let folder = try TemporaryFolder("mqtt-will")
         defer { folder.remove() }

@@ -12,10 +12,9 @@ import SwitchdStore
 struct MQTTOutbox: Sendable {
     let database: AppDatabase
     let topics: MQTTTopics
-    /// Told the outbox's depth after each put.
+    /// Told the outbox's depth after each put; its ``MQTTStatus/outboxAdded`` wakes the publisher,
+    /// so every outbox over the publisher's status reaches it.
     let status: MQTTStatus
-    /// Raised after each put; the publisher waits on it.
-    let added = Watermark()
 
     /// Stores messages for the broker, whole topics as ``MQTTTopics`` makes them.
     ///
@@ -25,7 +24,7 @@ struct MQTTOutbox: Sendable {
             MQTTOutboxEntry(topic: $0.topic, payload: $0.payload, qos: Int($0.qos.rawValue), retain: $0.retain)
         }
         let stored = try await database.enqueueMQTT(entries, at: .nowInMilliseconds())
-        if let last = stored.last?.id { await added.raise(to: last) }
+        if let last = stored.last?.id { await status.outboxAdded.raise(to: last) }
         await status.outbox(depth: try await database.mqttOutboxDepth())
     }
 

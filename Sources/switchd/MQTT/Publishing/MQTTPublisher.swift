@@ -19,7 +19,6 @@ struct MQTTPublisher: Service {
     let database: AppDatabase
     let hub: SwitchHub
     let feeds: Feeds
-    let outbox: MQTTOutbox
     let status: MQTTStatus
     /// Nil unless `--mqtt-commands`.
     let commands: MQTTSwitchCommands?
@@ -116,7 +115,7 @@ struct MQTTPublisher: Service {
         await status.connected(at: now())
         logger.notice("Connected to the MQTT broker", metadata: ["broker": "\(settings.broker)"])
         let state = MQTTStatePublisher(
-            settings: settings, session: session, database: database, hub: hub, feeds: feeds, outbox: outbox, status: status,
+            settings: settings, session: session, database: database, hub: hub, feeds: feeds, status: status,
             commands: commands, logger: logger, clock: clock, now: now
         )
         var filters: [(topic: String, qos: MQTTQoS)] = []

@@ -13,7 +13,6 @@ struct MQTTStatePublisher: Sendable {
     let database: AppDatabase
     let hub: SwitchHub
     let feeds: Feeds
-    let outbox: MQTTOutbox
     let status: MQTTStatus
     let commands: MQTTSwitchCommands?
     let logger: Logger
@@ -36,7 +35,7 @@ struct MQTTStatePublisher: Sendable {
         var republishMark = await republishRequests.value
         try await publishEverything(&state)
         while true {
-            let outboxMark = await outbox.added.value
+            let outboxMark = await status.outboxAdded.value
             if await republishRequests.value > republishMark {
                 republishMark = await republishRequests.value
                 logger.info("Home Assistant came online: publishing discovery and state again")
@@ -45,14 +44,14 @@ struct MQTTStatePublisher: Sendable {
             try await catchUp(&state)
             try await drainOutbox()
             let timeout = state.untilNextTimeout(at: now(), timeout: settings.scannerTimeout) ?? Self.idleInterval
-            let (hub, feeds, outbox, republishRequests) = (hub, feeds, outbox, republishRequests)
+            let (hub, feeds, outboxAdded, republishRequests) = (hub, feeds, status.outboxAdded, republishRequests)
             let (switchMark, positions, readings, republished) = (state.switchMark, state.positionCursor, state.measurementCursor, republishMark)
             let woke = await wake(after: timeout, on: clock) {
                 await firstOf([
                     { await hub.anyChange.wait(untilAbove: switchMark) },
                     { await feeds.positions.waitForRows(after: positions) },
                     { await feeds.measurements.waitForRows(after: readings) },
-                    { await outbox.added.wait(untilAbove: outboxMark) },
+                    { await outboxAdded.wait(untilAbove: outboxMark) },
                     { await republishRequests.wait(untilAbove: republished) },
                 ])
             }

@@ -21,6 +21,8 @@ actor MQTTStatus {
 
     /// Raised on every change of the report, for whoever waits for one (tests, the admin page's feed).
     let changes = Watermark()
+    /// Raised to the last outbox row's ID by each ``MQTTOutbox/put(_:)``; the publisher waits on it.
+    let outboxAdded = Watermark()
     private let broker: String?
     private let factory: any MetricsFactory
     private let connectedGauge: CoreMetrics.Gauge
