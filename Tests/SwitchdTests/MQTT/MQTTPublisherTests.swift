@@ -127,4 +127,25 @@ struct MQTTPublisherTests {
         await watcher.stop()
         await broker.remove()
     }
+
+    @Test func readingsArePublishedOnlyWhenAskedAndABatchCountsAsContact() async throws {
+        let folder = try TemporaryFolder("mqtt-readings")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let readings = "floorscan/scanners/default/measurements"
+        let watcher = try await MQTTWatcher(port: broker.port, topics: [readings, "floorscan/scanners/default/availability"], folder: folder)
+        try await withMQTTSwitchd(broker: broker, configure: { $0.publishesMeasurements = true }) { switchd in
+            let on = try await switchd.client.patchSwitch(SwitchPatch(scanning: true, storeData: true))
+            let batch = Readings.batch([Readings.wifi(rssi: -61), Readings.wifi(rssi: -62, at: 1)], revision: on.revision)
+            let stored = try await switchd.client.send("POST", "/v1/measurements", json: batch)
+            #expect(stored.status == 200 || stored.status == 201, "\(stored.text)")
+            let published = try await watcher.waitFor(count: 2, readings)
+            let decoded = try published.map { try $0.decoded(StoredMeasurement.self, with: JSONCoding.decoder()) }
+            #expect(decoded.map(\.measurement.rssi) == [-61, -62])
+            #expect(published.allSatisfy { $0.qos == 0 && $0.retain == 0 })
+            _ = try await watcher.waitFor("floorscan/scanners/default/availability", payload: .equal("online"))
+        }
+        await watcher.stop()
+        await broker.remove()
+    }
 }
