@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A real MQTT subscriber (Debian's `mosquitto_sub`) printing each message it gets as one JSON
 /// line, so a test sees what any client of the broker sees.
@@ -142,6 +145,11 @@ public final class MQTTWatcher: Sendable {
             guard index < levels.count, level == "+" || level == levels[index] else { return false }
         }
         return levels.count == filterLevels.count
+    }
+
+    /// A test that failed before ``stop()`` leaves no subscriber behind.
+    deinit {
+        process.signal(SIGKILL)
     }
 
     /// Ends mosquitto_sub (SIGKILL: a child of the test runner may inherit SIGTERM ignored).

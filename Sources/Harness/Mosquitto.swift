@@ -62,6 +62,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         folder.remove()
     }
 
+    /// A test that failed before ``remove()`` leaves no broker behind.
+    deinit {
+        process?.signal(SIGKILL)
+    }
+
     /// What the broker logged, for failure messages.
     public var log: String {
         (try? String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8)) ?? ""
