@@ -21,6 +21,8 @@ import SwitchdStore
 ///   - clock: the long-polls, the switch deadlines, the `away` timer, webhook retries and the
 ///     watchdog pings wait on it.
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
+///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
+///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -36,12 +38,18 @@ func buildApplication(
     feeds: Feeds = Feeds(),
     clock: any Clock<Duration> = ContinuousClock(),
     tls: NIOSSLContext? = nil,
+    mqttTLS: NIOSSLContext? = nil,
+    mqttStatus: MQTTStatus? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
+    let mqtt = MQTTIntegration(
+        settings: settings.mqtt, tls: mqttTLS, database: database, hub: hub, feeds: feeds, metrics: metrics, logger: logger, clock: clock,
+        status: mqttStatus
+    )
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger
+        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status
     )
     let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
@@ -61,6 +69,9 @@ func buildApplication(
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
         app.addServices(service)
+    }
+    if let publisher = mqtt.publisher {
+        app.addServices(publisher)
     }
     app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
@@ -96,7 +107,7 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd")
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -113,7 +124,7 @@ func buildRouter(
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
-    ScannersController(database: database).addRoutes(to: router)
+    ScannersController(database: database, hub: hub).addRoutes(to: router)
     SwitchController(database: database, hub: hub, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
@@ -137,7 +148,7 @@ func buildRouter(
     TokensController(database: database).addRoutes(to: router)
     EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
     WebhooksController(database: database).addRoutes(to: router)
-    IntegrationsController(database: database).addRoutes(to: router)
+    IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
     TagsController(database: database, tracker: tracker).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))

@@ -36,4 +36,6 @@ struct Settings: Sendable {
     var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
+    /// Where to publish over MQTT; nil publishes nothing.
+    var mqtt: MQTTSettings?
 }

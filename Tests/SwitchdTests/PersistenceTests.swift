@@ -24,6 +24,7 @@ import Testing
                 "v3-tokens",
                 "v4-events-and-webhooks",
                 "v4-tags",
+                "v4-mqtt",
             ])
         }
     }

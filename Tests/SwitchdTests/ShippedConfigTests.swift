@@ -13,7 +13,8 @@ struct ShippedConfigTests {
 
     @Test("lists every option with its default and nothing else; switchd accepts it, every setting on or not")
     func complete() throws {
-        #expect(try ConfigTemplate.problems(ofFileAt: Self.path, for: ServeCommand.self) == [])
+        let problems = try ConfigTemplate.problems(ofFileAt: Self.path, for: ServeCommand.self)
+        #expect(problems == [], "\(problems)")
     }
 
     @Test("puts the state in the folder the unit's StateDirectory= makes")

@@ -20,6 +20,7 @@ extension AppDatabase {
             ("v3-tokens", SchemaV3.tokens),
             ("v4-events-and-webhooks", SchemaEvents.eventsAndWebhooks),
             ("v4-tags", SchemaTags.tags),
+            ("v4-mqtt", SchemaMQTT.outbox),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

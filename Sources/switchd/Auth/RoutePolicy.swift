@@ -116,6 +116,7 @@ struct RoutePolicy: Sendable {
         "POST /v1/tokens": .admin,
         "GET /v1/tokens": .admin,
         "DELETE /v1/tokens/{id}": .admin,
+        "GET /v1/integrations/mqtt": .admin,
 
         // Counts and recent activity name scanners: the admin's.
         "GET /v1/dashboard": .admin,

@@ -58,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "Without it, switchd makes an admin token on a start that finds none usable, in <state-dir>/admin.token (mode 0600)."
     ))
     var adminTokenFile: String?
+    @OptionGroup(title: "MQTT (off unless --mqtt-broker is given; docs/mqtt.md)") var mqtt: MQTTOptions
 
     func validate() throws {
         do {
@@ -83,12 +84,17 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0, idleTimeout.isFinite else {
             throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
         }
+        do {
+            _ = try mqtt.settings(readingPassword: false)
+        } catch {
+            throw ArgumentParser.ValidationError("\(error)")
+        }
     }
 
     func run() async throws {
         var configured = Settings(
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
-            walkingSpeed: walkingSpeed, logLevel: logLevel
+            walkingSpeed: walkingSpeed, logLevel: logLevel, mqtt: try mqtt.settings(readingPassword: true)
         )
         DaemonLogging.bootstrap(level: configured.logLevel)
         let logger = Logger(label: "switchd")
@@ -101,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()
+        let mqttTLS = try settings.mqtt?.makeTLSContext()
         let metrics = SwitchdMetrics()
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
@@ -118,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
         let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let app = buildApplication(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
-            metrics: metrics, systemd: systemd, tls: tls
+            metrics: metrics, systemd: systemd, tls: tls, mqttTLS: mqttTLS
         ) { [portFile] port in
             logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }

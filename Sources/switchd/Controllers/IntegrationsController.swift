@@ -2,9 +2,13 @@ import Hummingbird
 import ScanContract
 import SwitchdStore
 
-/// `GET /v1/integrations/webhooks` (admin only): how the webhooks stand, for the admin page.
+/// How the integrations stand, for the admin page (admin only): `GET /v1/integrations/webhooks`
+/// (every subscription with its counts, and the latest failures) and `GET /v1/integrations/mqtt`
+/// (whether switchd is connected to its broker, the last error, the outbox's depth and what has
+/// been published).
 struct IntegrationsController {
     let database: AppDatabase
+    let mqtt: MQTTStatus
 
     /// Failed deliveries listed, newest first.
     static let recentFailures = 20
@@ -12,6 +16,8 @@ struct IntegrationsController {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/integrations/webhooks", use: webhooks)
         router.allowOnly([.get], on: "/v1/integrations/webhooks")
+        router.get("/v1/integrations/mqtt", use: showMQTT)
+        router.allowOnly([.get], on: "/v1/integrations/mqtt")
     }
 
     /// ``WebhookIntegrationStatus``: every subscription with its counts, and the latest failures.
@@ -19,5 +25,15 @@ struct IntegrationsController {
         try .json(WebhookIntegrationStatus(
             webhooks: await database.webhooks(), recentFailures: await database.recentWebhookFailures(limit: Self.recentFailures)
         ))
+    }
+
+    /// Always 200: `enabled` is false when no broker is configured. The outbox depth is read
+    /// now, so it counts messages stored while the broker is away.
+    @Sendable func showMQTT(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var report = await mqtt.report()
+        if report.enabled {
+            report.outboxDepth = try await database.mqttOutboxDepth()
+        }
+        return try .json(report)
     }
 }

@@ -5,6 +5,8 @@ import SwitchdStore
 /// `/v1/scanners`: register scanners and look them up.
 struct ScannersController {
     let database: AppDatabase
+    /// Told of the new scanner's switch, so whoever follows switches (the MQTT publisher) sees it.
+    let hub: SwitchHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/scanners", use: create)
@@ -18,6 +20,7 @@ struct ScannersController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewScanner.self, context: context)
         let scanner = try await database.createScanner(new, at: .nowInMilliseconds())
+        await hub.publish(try await database.currentSwitch(of: scanner.id))
         return try .json(scanner, status: .created)
     }
 

@@ -43,7 +43,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private static func apiError(for error: StoreError, logger: Logger) -> APIError {
+    static func apiError(for error: StoreError, logger: Logger) -> APIError {
         switch error {
         case .notFound(let message): return .notFound(message)
         case .invalidField(let validation): return .invalidField(validation)

@@ -88,6 +88,7 @@ struct RouteAccessTests {
         "GET /v1/tokens": ["admin"],
         "DELETE /v1/tokens/{id}": ["admin"],
         "GET /v1/dashboard": ["admin"],
+        "GET /v1/integrations/mqtt": ["admin"],
     ]
 
     /// The callers tried on every route.

@@ -44,13 +44,14 @@ struct StoreMigrationTests {
     }
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
-    /// `v4-tags`): the shipped schema is compared without them, and exactly these are added.
+    /// `v4-tags`, `v4-mqtt`): the shipped schema is compared without them, and exactly these are added.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
         "tag", "scanner_placement", "scanner_placement_floor", "sighting", "sighting_tag_time", "sighting_beacon",
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room", "tag_event",
         "tag_event_tag", "tag_event_scanner",
+        "mqtt_outbox", "mqtt_discovered_scanner",
     ]
 
     /// The schema of `writer` without ``addedSinceShipped``, after checking that exactly those were added.
@@ -91,6 +92,7 @@ struct StoreMigrationTests {
 
         let database = try AppDatabase.open(stateDirectory: directory)
         #expect(try await Self.shippedPart(of: database.writer) == Self.shippedSchema())
+        #expect(try await database.mqttOutboxDepth() == 0)
 
         let floors = try await database.floors()
         #expect(floors.map(\.name) == ["Ground", "First"])

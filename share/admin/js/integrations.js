@@ -12,7 +12,7 @@ function item(text, className) {
   return li;
 }
 
-/** "not configured" when switchd answers 404 (MQTT is off, or this switchd has no MQTT). */
+/** "not configured" when MQTT is off (`enabled: false`, or a 404 from a switchd without MQTT). */
 async function mqttText(api) {
   let mqtt;
   try {
@@ -21,6 +21,7 @@ async function mqttText(api) {
     if (error.status === 404) return { text: 'MQTT: not configured.', isError: false };
     throw error;
   }
+  if (mqtt && mqtt.enabled === false) return { text: 'MQTT: not configured.', isError: false };
   const broker = mqtt && mqtt.broker ? ` ${mqtt.broker}` : '';
   if (mqtt && mqtt.connected === true) return { text: `MQTT: connected to${broker}.`, isError: false };
   const why = mqtt && mqtt.lastError ? ` (${mqtt.lastError})` : '';

@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Mosquitto broker (Debian's `mosquitto`) on a free loopback port, with anonymous
+/// access and no persistence: a killed broker comes back empty, as after a crash that lost its
+/// state, so whatever a client needs there again it must publish again.
+public final class MosquittoBroker: @unchecked Sendable {
+    public static let executable = "/usr/sbin/mosquitto"
+
+    public let port: Int
+    private let folder: TemporaryFolder
+    private let lock = NSLock()
+    private var process: ManagedProcess?
+
+    /// Starts the broker and returns once it accepts connections.
+    ///
+    /// - Throws: ``HarnessError`` when Mosquitto is not installed (`apt install mosquitto
+    ///   mosquitto-clients`; scripts/lib.sh installs them) or does not listen within 30 s.
+    public init() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw HarnessError("no \(Self.executable): install Debian's mosquitto and mosquitto-clients (scripts/lib.sh floorscan_install_deps does)")
+        }
+        folder = try TemporaryFolder("mosquitto")
+        port = try freeLoopbackPort()
+        // No cap on a subscriber's queue: Mosquitto's default (1000) drops QoS 1 messages for a
+        // subscriber slower than a burst, which is the broker's choice, not the publisher's loss.
+        let config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence false
+            max_queued_messages 0
+            log_dest file \(folder.path("mosquitto.log"))
+
+            """
+        try config.write(toFile: folder.path("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try await start()
+    }
+
+    /// Starts the broker again on the same port after ``kill()``.
+    public func start() async throws {
+        let started = try ManagedProcess(
+            name: "mosquitto", executable: URL(fileURLWithPath: Self.executable), arguments: ["-c", folder.path("mosquitto.conf")],
+            stderrPath: folder.path("stderr.log")
+        )
+        lock.withLock { process = started }
+        try await waitUntilListening(port: port, process: started)
+    }
+
+    /// SIGKILL, as a crash: clients see their connection drop, and no will is lost.
+    public func kill() async {
+        let running = lock.withLock { process }
+        await running?.kill()
+    }
+
+    /// Stops the broker (SIGKILL: a child of the test runner may inherit SIGTERM ignored) and
+    /// removes its folder.
+    public func remove() async {
+        let running = lock.withLock { process }
+        await running?.kill()
+        folder.remove()
+    }
+
+    /// A test that failed before ``remove()`` leaves no broker behind.
+    deinit {
+        process?.signal(SIGKILL)
+    }
+
+    /// What the broker logged, for failure messages.
+    public var log: String {
+        (try? String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+}
+
+/// A loopback TCP port nothing listens on right now (the kernel's pick for port 0).
+///
+/// - Throws: ``HarnessError`` when no socket can be bound.
+public func freeLoopbackPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard bound else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Returns once something accepts TCP connections on the loopback `port`; tries every 20 ms.
+///
+/// - Throws: ``HarnessError`` when `process` ends first or 30 s pass.
+func waitUntilListening(port: Int, process: ManagedProcess) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+        if canConnect(port: port) { return }
+        guard process.isRunning else { throw HarnessError("\(process.name) ended before listening: \(process.stderrTail())") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HarnessError("\(process.name) did not listen on port \(port) within 30 s")
+}
+
+private func canConnect(port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            connect(descriptor, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}

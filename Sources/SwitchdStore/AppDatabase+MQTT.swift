@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import ScanContract
+
+extension AppDatabase {
+    /// Adds messages to the end of the MQTT outbox, in one transaction, and returns them with
+    /// their IDs.
+    ///
+    /// - Throws: ``StoreError/invalidField(_:)`` for an empty topic or a QoS other than 0 or 1
+    ///   (nothing is stored then).
+    package func enqueueMQTT(_ entries: [MQTTOutboxEntry], at now: Date) async throws -> [MQTTOutboxEntry] {
+        for entry in entries {
+            guard !entry.topic.isEmpty else { throw StoreError.invalidField(ValidationError(field: "topic", reason: "must not be empty")) }
+            guard entry.qos == 0 || entry.qos == 1 else {
+                throw StoreError.invalidField(ValidationError(field: "qos", reason: "must be 0 or 1, got \(entry.qos)"))
+            }
+        }
+        return try await write { db in
+            try entries.map { entry in
+                var record = MQTTOutboxRecord(entry, at: now)
+                try record.insert(db)
+                return record.entry
+            }
+        }
+    }
+
+    /// Up to `limit` outbox messages with an ID above `id`, oldest first.
+    package func mqttOutbox(after id: Int64, limit: Int) async throws -> [MQTTOutboxEntry] {
+        try await read { db in
+            try MQTTOutboxRecord.filter(MQTTOutboxRecord.Columns.id > id).order(MQTTOutboxRecord.Columns.id).limit(limit).fetchAll(db).map(\.entry)
+        }
+    }
+
+    /// Deletes the outbox messages with an ID at or below `id`: they have been delivered.
+    package func deleteMQTTOutbox(through id: Int64) async throws {
+        _ = try await write { db in try MQTTOutboxRecord.filter(MQTTOutboxRecord.Columns.id <= id).deleteAll(db) }
+    }
+
+    /// How many messages wait in the outbox.
+    package func mqttOutboxDepth() async throws -> Int {
+        try await read { db in try MQTTOutboxRecord.fetchCount(db) }
+    }
+
+    /// The scanners whose Home Assistant discovery configuration is published.
+    package func mqttDiscoveredScanners() async throws -> Set<String> {
+        try await read { db in Set(try String.fetchAll(db, sql: "SELECT scanner_id FROM mqtt_discovered_scanner")) }
+    }
+
+    /// Records that `scannerID`'s discovery configuration was published (`true`) or removed.
+    package func setMQTTDiscovered(_ scannerID: String, _ discovered: Bool) async throws {
+        try await write { db in
+            if discovered {
+                try db.execute(sql: "INSERT OR IGNORE INTO mqtt_discovered_scanner (scanner_id) VALUES (?)", arguments: [scannerID])
+            } else {
+                try db.execute(sql: "DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", arguments: [scannerID])
+            }
+        }
+    }
+
+    /// When switchd last heard from each scanner that uploaded a batch with a row ID above
+    /// `batchID`, by the time it received the batch, and the highest batch row ID read (to pass
+    /// next time, so only new batches are read).
+    package func lastBatchContacts(after batchID: Int64) async throws -> (contacts: [ScannerID: Date], lastBatchID: Int64) {
+        try await read { db in
+            var contacts: [ScannerID: Date] = [:]
+            var last = batchID
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT scanner_id, MAX(received_ms) AS received_ms, MAX(id) AS last_id FROM batch WHERE id > ? GROUP BY scanner_id
+                """, arguments: [batchID])
+            for row in rows {
+                let scanner = try storedScannerID(row["scanner_id"])
+                contacts[scanner] = Date(milliseconds: row["received_ms"])
+                last = max(last, row["last_id"])
+            }
+            return (contacts, last)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import DaemonSupport
+
+/// `switchd serve`'s `--mqtt-*` options; docs/mqtt.md explains each.
+struct MQTTOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "MQTT broker to publish to: mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883).",
+        discussion: "Without it switchd publishes nothing over MQTT."
+    ))
+    var mqttBroker: String?
+    @Option(help: "PEM file of the CA that signed an mqtts:// broker's certificate (default: the system's CAs).")
+    var mqttCaFile: String?
+    @Option(help: "User name to log in to the broker with.")
+    var mqttUsername: String?
+    @Option(help: "A file holding the broker password (first line; needs --mqtt-username).")
+    var mqttPasswordFile: String?
+    @Option(help: "Every topic switchd publishes starts with this.")
+    var mqttTopicPrefix = MQTTSettings.defaultTopicPrefix
+    @Option(help: "Home Assistant's discovery prefix.")
+    var mqttDiscoveryPrefix = MQTTSettings.defaultDiscoveryPrefix
+    @Flag(inversion: .prefixedNo, help: "Publish Home Assistant discovery configuration for every scanner.")
+    var mqttDiscovery = true
+    @Option(help: "MQTT client identifier; unique per broker.")
+    var mqttClientId = MQTTSettings.defaultClientID
+    @Flag(help: "Accept switch commands from admins on <prefix>/scanners/<id>/switch/set.")
+    var mqttCommands = false
+    @Flag(help: "Also publish every stored reading (QoS 0; many messages).")
+    var mqttRawMeasurements = false
+    @Option(help: "Seconds without a batch or position before a scanner is published offline.")
+    var mqttScannerTimeout = MQTTSettings.defaultScannerTimeoutSeconds
+    @Option(help: "Seconds between keep-alive pings to the broker (1 to 65535).")
+    var mqttKeepAlive = MQTTSettings.defaultKeepAliveSeconds
+
+    /// The settings these options give; nil without `--mqtt-broker`.
+    ///
+    /// - Parameter readingPassword: read `--mqtt-password-file` (at start, not while validating).
+    /// - Throws: ``MQTTSettingsError`` for a bad broker URL or option combination, or a password
+    ///   file that cannot be read.
+    func settings(readingPassword: Bool) throws -> MQTTSettings? {
+        guard let mqttBroker else {
+            let given = [mqttCaFile, mqttUsername, mqttPasswordFile].contains { $0 != nil } || mqttCommands || mqttRawMeasurements
+            if given { throw MQTTSettingsError("--mqtt-* options need --mqtt-broker") }
+            return nil
+        }
+        var settings = MQTTSettings(broker: try MQTTBroker(url: mqttBroker))
+        if mqttCaFile != nil, !settings.broker.usesTLS {
+            throw MQTTSettingsError("--mqtt-ca-file needs an mqtts:// broker, got \(mqttBroker)")
+        }
+        if mqttPasswordFile != nil, mqttUsername == nil {
+            throw MQTTSettingsError("--mqtt-password-file needs --mqtt-username")
+        }
+        for (name, topic) in [("--mqtt-topic-prefix", mqttTopicPrefix), ("--mqtt-discovery-prefix", mqttDiscoveryPrefix)] {
+            guard !topic.isEmpty, !topic.contains(where: { "+#\0".contains($0) }), !topic.hasPrefix("/"), !topic.hasSuffix("/") else {
+                throw MQTTSettingsError("\(name) \"\(topic)\": a topic prefix must not be empty, hold + # or NUL, or start or end with /")
+            }
+        }
+        guard !mqttClientId.isEmpty, mqttClientId.utf8.count <= 65535 else {
+            throw MQTTSettingsError("--mqtt-client-id must not be empty")
+        }
+        guard mqttScannerTimeout > 0, mqttScannerTimeout.isFinite else {
+            throw MQTTSettingsError("--mqtt-scanner-timeout must be a positive number of seconds, got \(mqttScannerTimeout)")
+        }
+        guard (1...65535).contains(mqttKeepAlive) else {
+            throw MQTTSettingsError("--mqtt-keep-alive must be 1 to 65535 seconds, got \(mqttKeepAlive)")
+        }
+        settings.caFile = mqttCaFile
+        settings.username = mqttUsername
+        if readingPassword, let mqttPasswordFile {
+            do {
+                settings.password = try TokenFileText.read(mqttPasswordFile)
+            } catch {
+                throw MQTTSettingsError("--mqtt-password-file \(mqttPasswordFile): \(error)")
+            }
+        }
+        settings.topicPrefix = mqttTopicPrefix
+        settings.discoveryPrefix = mqttDiscovery ? mqttDiscoveryPrefix : nil
+        settings.clientID = mqttClientId
+        settings.acceptsCommands = mqttCommands
+        settings.publishesMeasurements = mqttRawMeasurements
+        settings.scannerTimeout = .milliseconds(Int64((mqttScannerTimeout * 1000).rounded(.up)))
+        settings.keepAlive = .seconds(mqttKeepAlive)
+        return settings
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import NIOSSL
+import SwitchdStore
+
+/// switchd's MQTT side as `buildApplication` wires it: the status every part reports to, and,
+/// when a broker is configured, the outbox and the publisher service.
+struct MQTTIntegration: Sendable {
+    let status: MQTTStatus
+    /// The generic publish path (presence events go here); nil without a broker, so nothing
+    /// piles up that no one will send.
+    let outbox: MQTTOutbox?
+    let publisher: MQTTPublisher?
+
+    init(
+        settings: MQTTSettings?, tls: NIOSSLContext?, database: AppDatabase, hub: SwitchHub, feeds: Feeds, metrics: SwitchdMetrics,
+        logger: Logger, clock: any Clock<Duration>, status: MQTTStatus? = nil
+    ) {
+        self.status = status ?? MQTTStatus(broker: settings?.broker, factory: metrics.factory)
+        guard let settings else {
+            outbox = nil
+            publisher = nil
+            return
+        }
+        let topics = settings.topics
+        let outbox = MQTTOutbox(database: database, topics: topics, status: self.status)
+        self.outbox = outbox
+        let commands = settings.acceptsCommands ? MQTTSwitchCommands(database: database, hub: hub, topics: topics, logger: logger) : nil
+        publisher = MQTTPublisher(
+            settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, status: self.status, commands: commands,
+            logger: logger, clock: clock
+        )
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ScanContract
+import SwitchdStore
+
+/// The generic publish path: a message put here is stored in switchd's database first and
+/// reaches the broker at least once (QoS 1) or at most once (QoS 0), in the order it was put,
+/// whenever the broker is reachable. Putting never waits for the broker.
+///
+/// Presence events and anything else that must not be lost go through here; state that is
+/// retained (positions, switches, availability) is published from the database directly and
+/// republished whole on every connection, so it needs no outbox.
+struct MQTTOutbox: Sendable {
+    let database: AppDatabase
+    let topics: MQTTTopics
+    /// Told the outbox's depth after each put; its ``MQTTStatus/outboxAdded`` wakes the publisher,
+    /// so every outbox over the publisher's status reaches it.
+    let status: MQTTStatus
+
+    /// Stores messages for the broker, whole topics as ``MQTTTopics`` makes them.
+    ///
+    /// - Throws: ``StoreError`` when the database cannot be written (nothing is stored then).
+    func put(_ messages: [MQTTMessage]) async throws {
+        let entries = messages.map {
+            MQTTOutboxEntry(topic: $0.topic, payload: $0.payload, qos: Int($0.qos.rawValue), retain: $0.retain)
+        }
+        let stored = try await database.enqueueMQTT(entries, at: .nowInMilliseconds())
+        if let last = stored.last?.id { await status.outboxAdded.raise(to: last) }
+        await status.outbox(depth: try await database.mqttOutboxDepth())
+    }
+
+    /// Stores `value` as JSON for `<prefix>/scanners/<id>/events`, QoS 1, not retained: the path
+    /// presence events take.
+    ///
+    /// - Throws: ``StoreError`` when the database cannot be written.
+    func putEvent(_ value: some Encodable, of scanner: ScannerID) async throws {
+        try await put([.json(value, topic: topics.events(scanner), retain: false)])
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Logging
+import ScanContract
+import SwitchdStore
+
+/// What one connection publishes after CONNACK: every scanner's discovery configuration and
+/// retained state first, then, as they are stored, new positions, switch changes, availability
+/// changes, readings (with `--mqtt-raw-measurements`) and the outbox. Reads the database, never
+/// the other way round: the rest of switchd only raises watermarks.
+struct MQTTStatePublisher: Sendable {
+    let settings: MQTTSettings
+    let session: MQTTSession
+    let database: AppDatabase
+    let hub: SwitchHub
+    let feeds: Feeds
+    let status: MQTTStatus
+    let commands: MQTTSwitchCommands?
+    let logger: Logger
+    let clock: any Clock<Duration>
+    let now: @Sendable () -> Date
+    /// Raised by Home Assistant's birth message: publish everything again.
+    let republishRequests = Watermark()
+
+    /// Readings and positions are read this many at a time.
+    static let sliceSize = 500
+    /// How long to wait when no scanner is about to time out and nothing changes.
+    static let idleInterval = Duration.seconds(3600)
+
+    private var topics: MQTTTopics { settings.topics }
+    private var discovery: Discovery? { settings.discoveryPrefix.map { Discovery(topics: topics, discoveryPrefix: $0) } }
+
+    /// Publishes until graceful shutdown (returns) or the connection fails (throws).
+    func run() async throws {
+        var state = PublishedState()
+        var republishMark = await republishRequests.value
+        try await publishEverything(&state)
+        while true {
+            let outboxMark = await status.outboxAdded.value
+            if await republishRequests.value > republishMark {
+                republishMark = await republishRequests.value
+                logger.info("Home Assistant came online: publishing discovery and state again")
+                try await publishEverything(&state)
+            }
+            try await catchUp(&state)
+            try await drainOutbox()
+            let timeout = state.untilNextTimeout(at: now(), timeout: settings.scannerTimeout) ?? Self.idleInterval
+            let (hub, feeds, outboxAdded, republishRequests) = (hub, feeds, status.outboxAdded, republishRequests)
+            let (switchMark, positions, readings, republished) = (state.switchMark, state.positionCursor, state.measurementCursor, republishMark)
+            let woke = await wake(after: timeout, on: clock) {
+                await firstOf([
+                    { await hub.anyChange.wait(untilAbove: switchMark) },
+                    { await feeds.positions.waitForRows(after: positions) },
+                    { await feeds.measurements.waitForRows(after: readings) },
+                    { await outboxAdded.wait(untilAbove: outboxMark) },
+                    { await republishRequests.wait(untilAbove: republished) },
+                ])
+            }
+            if woke == .stopping { return }
+        }
+    }
+
+    /// Handles what the broker delivers: Home Assistant's birth message and switch commands.
+    func handle(_ inbox: AsyncStream<MQTTMessage>) async throws {
+        for await message in inbox {
+            if message.topic == topics.homeAssistantStatus, message.payload == Array("online".utf8) {
+                await republishRequests.bump()
+            } else if let commands, let scanner = topics.scannerOfSwitchCommand(message.topic) {
+                try await session.publish(await commands.apply(message.payload, to: scanner))
+            }
+        }
+    }
+
+    /// Forgets what was published and publishes all of it again, from the database.
+    private func publishEverything(_ state: inout PublishedState) async throws {
+        state = PublishedState()
+        state.positionCursor = try await database.endOfPositionFeed()
+        state.measurementCursor = try await database.endOfMeasurementFeed()
+        try await refreshScanners(&state)
+        try await publishPositions(try await database.latestPositions(of: nil), &state)
+        try await refreshAvailability(&state)
+    }
+
+    private func catchUp(_ state: inout PublishedState) async throws {
+        try await refreshScanners(&state)
+        while true {
+            let slice = try await database.positions(matching: PositionFilter(), after: state.positionCursor, limit: Self.sliceSize)
+            guard let last = slice.items.last else { break }
+            try await publishPositions(slice.items, &state)
+            state.positionCursor = last.id
+        }
+        try await publishReadings(&state)
+        try await refreshAvailability(&state)
+    }
+
+    /// When switches moved: discovery for new scanners, removal for gone ones, changed switches.
+    private func refreshScanners(_ state: inout PublishedState) async throws {
+        let mark = await hub.anyChange.value
+        guard mark != state.switchMark else { return }
+        state.switchMark = mark
+        let scanners = try await database.scanners()
+        var messages: [MQTTMessage] = []
+        if let discovery {
+            for scanner in scanners where state.scanners[scanner.id] == nil {
+                messages += try discovery.announce(scanner)
+            }
+            try await publishAll(messages, kind: "discovery")
+            for scanner in scanners where state.scanners[scanner.id] == nil {
+                try await database.setMQTTDiscovered(scanner.id.rawValue, true)
+            }
+            let present = Set(scanners.map(\.id.rawValue))
+            for gone in try await database.mqttDiscoveredScanners().subtracting(present).sorted() {
+                try await removeScanner(gone, discovery: discovery)
+            }
+        }
+        state.scanners = Dictionary(uniqueKeysWithValues: scanners.map { ($0.id, $0) })
+        messages = []
+        for scanner in scanners {
+            let scanSwitch = try await database.currentSwitch(of: scanner.id)
+            guard state.switchRevisions[scanner.id] != scanSwitch.revision else { continue }
+            state.switchRevisions[scanner.id] = scanSwitch.revision
+            messages.append(try .json(scanSwitch, topic: topics.scanSwitch(scanner.id), retain: true))
+        }
+        try await publishAll(messages, kind: "switch")
+    }
+
+    /// Removes a gone scanner's entities from Home Assistant and clears its retained topics.
+    private func removeScanner(_ rawID: String, discovery: Discovery) async throws {
+        guard let scanner = try? ScannerID(rawID) else {
+            logger.error("A scanner ID in mqtt_discovered_scanner is not valid; left alone", metadata: ["scanner": "\(rawID)"])
+            return
+        }
+        let cleared = [topics.position, topics.room, topics.scanSwitch, topics.availability, topics.lastSeen].map { topic in
+            MQTTMessage(topic: topic(scanner), payload: [], qos: .atLeastOnce, retain: true)
+        }
+        try await publishAll(discovery.remove(scanner) + cleared, kind: "discovery")
+        try await database.setMQTTDiscovered(rawID, false)
+        logger.info("Scanner gone: removed from Home Assistant", metadata: ["scanner": "\(scanner)"])
+    }
+
+    /// The position and room of each position newer than the last published for its scanner.
+    private func publishPositions(_ positions: [Position], _ state: inout PublishedState) async throws {
+        guard !positions.isEmpty else { return }
+        let floorNames = Dictionary(uniqueKeysWithValues: try await database.floors().map { ($0.id, $0.name) })
+        let roomNames = Dictionary(uniqueKeysWithValues: try await database.rooms(onFloor: nil).map { ($0.id, $0.name) })
+        var messages: [MQTTMessage] = []
+        let heardBy = now()
+        for position in positions {
+            let scanner = position.scannerID
+            state.heard(from: scanner, at: min(position.time, heardBy))
+            // A late upload of an older position does not replace a newer one.
+            if let published = state.positionTimes[scanner], position.time < published { continue }
+            state.positionTimes[scanner] = position.time
+            let roomName = position.roomID.flatMap { roomNames[$0] }
+            let message = PositionMessage(position, floorName: floorNames[position.floor] ?? nil, roomName: roomName)
+            messages.append(try .json(message, topic: topics.position(scanner), retain: true))
+            let room = roomName ?? "unknown"
+            if state.rooms[scanner] != room {
+                state.rooms[scanner] = room
+                messages.append(MQTTMessage(topic: topics.room(scanner), text: room, qos: .atLeastOnce, retain: true))
+            }
+        }
+        try await publishAll(messages, kind: "position")
+    }
+
+    /// New readings, QoS 0, when `--mqtt-raw-measurements` asks; otherwise only moves the cursor.
+    private func publishReadings(_ state: inout PublishedState) async throws {
+        guard settings.publishesMeasurements else {
+            state.measurementCursor = try await database.endOfMeasurementFeed()
+            return
+        }
+        while true {
+            let slice = try await database.measurements(matching: MeasurementFilter(), after: state.measurementCursor, limit: Self.sliceSize)
+            guard let last = slice.items.last else { break }
+            let messages = try slice.items.map { try MQTTMessage.json($0, topic: topics.measurements($0.scannerID), qos: .atMostOnce, retain: false) }
+            try await publishAll(messages, kind: "measurement")
+            state.measurementCursor = last.sequence
+        }
+    }
+
+    /// Reads new batch receipts and publishes every availability and last-seen time that changed.
+    private func refreshAvailability(_ state: inout PublishedState) async throws {
+        let (contacts, lastBatch) = try await database.lastBatchContacts(after: state.batchCursor)
+        state.batchCursor = lastBatch
+        for (scanner, time) in contacts { state.heard(from: scanner, at: time) }
+        let now = now()
+        var messages: [MQTTMessage] = []
+        for scanner in state.scanners.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let availability = state.availability(of: scanner, at: now, timeout: settings.scannerTimeout)
+            if state.availability[scanner] != availability {
+                state.availability[scanner] = availability
+                messages.append(MQTTMessage(topic: topics.availability(scanner), text: availability.rawValue, qos: .atLeastOnce, retain: true))
+            }
+            if let contact = state.contacts[scanner], state.lastSeen[scanner] != contact {
+                state.lastSeen[scanner] = contact
+                messages.append(MQTTMessage(topic: topics.lastSeen(scanner), text: JSONCoding.formatDate(contact), qos: .atLeastOnce, retain: true))
+            }
+        }
+        try await publishAll(messages, kind: "availability")
+    }
+
+    /// Sends the outbox in order, deleting each slice once the broker has taken all of it.
+    private func drainOutbox() async throws {
+        while true {
+            let entries = try await database.mqttOutbox(after: 0, limit: Self.sliceSize)
+            guard let last = entries.last?.id else { break }
+            let messages = entries.map { entry in
+                MQTTMessage(topic: entry.topic, payload: entry.payload, qos: MQTTQoS(rawValue: UInt8(entry.qos)) ?? .atLeastOnce, retain: entry.retain)
+            }
+            try await publishAll(messages, kind: "outbox")
+            try await database.deleteMQTTOutbox(through: last)
+        }
+        await status.outbox(depth: try await database.mqttOutboxDepth())
+    }
+
+    /// Sends every message, then waits for every QoS 1 acknowledgement.
+    ///
+    /// - Throws: when the connection is lost before all are acknowledged.
+    private func publishAll(_ messages: [MQTTMessage], kind: String) async throws {
+        var waiting: [UInt16] = []
+        for message in messages {
+            if let packetID = try await session.send(message) { waiting.append(packetID) }
+        }
+        for packetID in waiting {
+            try await session.waitForAcknowledgement(packetID)
+        }
+        await status.published(messages.count, kind: kind)
+    }
+}
+
+/// Returns when the first of `waits` returns; the others are cancelled.
+func firstOf(_ waits: [@Sendable () async -> Void]) async {
+    await withTaskGroup(of: Void.self) { group in
+        for wait in waits { group.addTask { await wait() } }
+        await group.next()
+        group.cancelAll()
+    }
+}
