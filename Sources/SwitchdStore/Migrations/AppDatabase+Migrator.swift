@@ -18,6 +18,7 @@ extension AppDatabase {
             ("v2-survey-version", SchemaV2.surveyVersion),
             ("v3-floor-plans", SchemaV3.floorPlans),
             ("v3-tokens", SchemaV3.tokens),
+            ("v4-georeference-and-allow-lists", SchemaSeedCompletions.georeferenceAndAllowLists),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

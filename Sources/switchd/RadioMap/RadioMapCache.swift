@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 import ScanContract
 import SwitchdStore
 
@@ -7,6 +8,7 @@ import SwitchdStore
 actor RadioMapCache {
     struct Entry: Sendable {
         var version: SurveyVersion
+        var map: RadioMap
         var json: Data
     }
 
@@ -20,7 +22,7 @@ actor RadioMapCache {
         let version = try await database.surveyVersion()
         if let entry, entry.version == version { return entry }
         let (map, builtVersion) = try await database.radioMap()
-        let built = Entry(version: builtVersion, json: try JSONCoding.encoder().encode(map))
+        let built = Entry(version: builtVersion, map: map, json: try JSONCoding.encoder().encode(map))
         // Two requests may build at once; keep the newer.
         if entry.map({ $0.version.version < built.version.version || $0.version.token != built.version.token }) ?? true {
             entry = built

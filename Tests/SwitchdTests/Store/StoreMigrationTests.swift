@@ -43,13 +43,26 @@ struct StoreMigrationTests {
         }.map(\.normalised)
     }
 
+    /// The migrations that shipped at 817113f, run alone, still build exactly the shipped schema.
     @Test func aFreshDatabaseHasTheShippedSchema() async throws {
         let shipped = try Self.shippedSchema()
-        let fresh = try await Self.schema(of: AppDatabase.inMemory().writer)
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: Self.lastShippedMigration)
+        let fresh = try await Self.schema(of: queue)
         #expect(fresh.count == shipped.count)
         for (freshEntry, shippedEntry) in zip(fresh, shipped) {
             #expect(freshEntry == shippedEntry)
         }
+    }
+
+    static let lastShippedMigration = "v3-tokens"
+
+    /// What came after: the geo-reference points and the allow-list columns of switch revisions.
+    @Test func laterMigrationsAddTheGeoreferenceAndTheAllowList() async throws {
+        let fresh = try await Self.schema(of: AppDatabase.inMemory().writer)
+        #expect(fresh.contains { $0.type == "table" && $0.name == "georeference_point" })
+        let revisions = try #require(fresh.first { $0.name == "switch_revision" }?.sql)
+        #expect(revisions.contains("allow_bssids TEXT") && revisions.contains("allow_ssids TEXT"))
     }
 
     @Test func aFreshDatabaseHoldsTheSeedScannerAndASurveyVersion() async throws {
@@ -72,7 +85,7 @@ struct StoreMigrationTests {
         try shipped.close()
 
         let database = try AppDatabase.open(stateDirectory: directory)
-        #expect(try await Self.schema(of: database.writer) == Self.shippedSchema())
+        #expect(try await Self.schema(of: database.writer) == Self.schema(of: AppDatabase.inMemory().writer), "migrated like a fresh one")
 
         let floors = try await database.floors()
         #expect(floors.map(\.name) == ["Ground", "First"])
