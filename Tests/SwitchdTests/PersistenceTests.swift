@@ -22,6 +22,7 @@ import Testing
                 "v1-survey", "v1-scanners-and-switches", "v1-measurements", "v2-beacons", "v2-links", "v2-positions", "v2-survey-version",
                 "v3-floor-plans",
                 "v3-tokens",
+                "v4-georeference-and-allow-lists",
             ])
         }
     }
