@@ -3,8 +3,9 @@ import Positioning
 import ScanContract
 import SwitchdStore
 
-/// The last radio map built, as encoded JSON with its survey version, so repeated requests for
-/// an unchanged survey cost one small read. Built once in ``buildRouter(settings:database:hub:feeds:)``.
+/// The last radio map built, as a value (for ``LocatorCache``) and as encoded JSON, with its
+/// survey version, so repeated requests for an unchanged survey cost one small read. Built once
+/// in ``buildRouter(settings:database:hub:feeds:)`` and shared by `/v1/radiomap` and `/v1/locate`.
 actor RadioMapCache {
     struct Entry: Sendable {
         var version: SurveyVersion
