@@ -17,13 +17,11 @@ public enum Emitter: Hashable, Sendable, Comparable, TextCodable {
         if text.hasPrefix("ap:") {
             self = .accessPoint(try BSSID(String(text.dropFirst(3))))
         } else if text.hasPrefix("beacon:") {
-            let parts = text.dropFirst(7).split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, let uuid = UUID(uuidString: String(parts[0])),
-                  let major = UInt16(parts[1]), let minor = UInt16(parts[2])
-            else {
+            do {
+                self = .beacon(try BeaconID(parsing: text.dropFirst(7)))
+            } catch {
                 throw FieldError("must be beacon:<uuid>/<major>/<minor> with major and minor 0…65535, got \"\(text)\"")
             }
-            self = .beacon(BeaconID(uuid: uuid, major: major, minor: minor))
         } else {
             throw FieldError("must start with \"ap:\" or \"beacon:\", got \"\(text)\"")
         }

@@ -13,7 +13,7 @@ extension AppDatabase {
             try Self.checkBeaconFits(new, replacing: nil, in: db)
             var inserted = record
             try inserted.insert(db)
-            return Beacon(id: db.lastInsertedRowID, new)
+            return try GeoFrames.load(db).place(Beacon(id: db.lastInsertedRowID, new))
         }
     }
 
@@ -31,10 +31,11 @@ extension AppDatabase {
         }
         return try await read { db in
             if let floorID, try !FloorRecord.exists(db, key: floorID) { throw StoreError.notFound("no floor \(floorID)") }
+            let frames = try GeoFrames.load(db)
             return try BeaconRecord.fetchBeacons(db, onFloor: floorID).filter { beacon in
                 lookup.uuid.map { $0 == beacon.uuid } ?? true && lookup.major.map { $0 == beacon.major } ?? true
                     && lookup.minor.map { $0 == beacon.minor } ?? true
-            }
+            }.map(frames.place)
         }
     }
 
@@ -42,7 +43,7 @@ extension AppDatabase {
     package func beacon(_ id: Int64) async throws -> Beacon {
         try await read { db in
             guard let record = try BeaconRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no beacon \(id)") }
-            return try record.beacon()
+            return try GeoFrames.load(db).place(record.beacon())
         }
     }
 
@@ -56,7 +57,7 @@ extension AppDatabase {
             guard try BeaconRecord.exists(db, key: id) else { throw StoreError.notFound("no beacon \(id)") }
             try Self.checkBeaconFits(new, replacing: id, in: db)
             try record.update(db)
-            return Beacon(id: id, new)
+            return try GeoFrames.load(db).place(Beacon(id: id, new))
         }
     }
 

@@ -24,7 +24,7 @@ extension AppDatabase {
                     field: "kind", reason: "locations \(new.from) and \(new.to) are on different floors: use stairs or lift"
                 ))
             }
-            let distance = try new.distanceMetres ?? Self.defaultDistance(from: from, to: to)
+            let distance = try new.distanceMetres ?? Self.defaultDistance(from: from, to: to, frames: GeoFrames.load(db))
             if let existing = try LinkRecord.joining(db, new.from, new.to) {
                 throw StoreError.conflict("locations \(new.from) and \(new.to) are already joined by link \(existing)")
             }
@@ -85,20 +85,29 @@ extension AppDatabase {
         return LinkEnd(location: location, floor: try FloorRecord.fetchFloor(db, id: location.floorID))
     }
 
-    /// The straight line, plus a storey height per level between floors of one building.
-    private static func defaultDistance(from: LinkEnd, to: LinkEnd) throws -> Double {
+    /// The straight line, plus a storey height per level between floors of one building; between
+    /// buildings, the great-circle distance of the two locations when both floors are
+    /// geo-referenced, plus a storey height per level between them.
+    private static func defaultDistance(from: LinkEnd, to: LinkEnd, frames: GeoFrames) throws -> Double {
         let straight = ((from.location.x - to.location.x) * (from.location.x - to.location.x)
             + (from.location.y - to.location.y) * (from.location.y - to.location.y)).squareRoot()
         guard from.floor.id != to.floor.id else {
             // Two locations at one spot: a link still needs a length above zero.
             return max(straight, Self.shortestLinkMetres)
         }
-        guard from.floor.building == to.floor.building else {
-            throw StoreError.invalidField(ValidationError(
-                field: "distanceMetres", reason: "is needed between floors of different buildings (\(from.floor.building), \(to.floor.building))"
-            ))
-        }
         let storeys = Double(abs(from.floor.level - to.floor.level))
+        guard from.floor.building == to.floor.building else {
+            guard let start = frames.coordinates(floorID: from.floor.id, x: from.location.x, y: from.location.y),
+                  let end = frames.coordinates(floorID: to.floor.id, x: to.location.x, y: to.location.y)
+            else {
+                throw StoreError.invalidField(ValidationError(
+                    field: "distanceMetres",
+                    reason: "is needed between floors of different buildings (\(from.floor.building), \(to.floor.building)) unless both floors are geo-referenced"
+                ))
+            }
+            let ground = haversineDistance(latitude1: start.latitude, longitude1: start.longitude, latitude2: end.latitude, longitude2: end.longitude)
+            return max(ground + storeys * NewLink.storeyHeightMetres, Self.shortestLinkMetres)
+        }
         return max(straight + storeys * NewLink.storeyHeightMetres, Self.shortestLinkMetres)
     }
 }

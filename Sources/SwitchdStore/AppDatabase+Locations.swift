@@ -16,7 +16,7 @@ extension AppDatabase {
             }
             var record = LocationRecord(roomID: new.roomID, name: name, x: new.x, y: new.y)
             try record.insert(db)
-            return record.location(floorID: room.floorID)
+            return try GeoFrames.load(db).place(record.location(floorID: room.floorID))
         }
     }
 
@@ -34,18 +34,14 @@ extension AppDatabase {
                 guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
                 conditions.add("room.floor_id = ?", floorID)
             }
-            return try LocationRecord.fetchLocations(db, filter: conditions.sql, arguments: conditions.arguments)
+            let frames = try GeoFrames.load(db)
+            return try LocationRecord.fetchLocations(db, filter: conditions.sql, arguments: conditions.arguments).map(frames.place)
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
     package func location(_ id: Int64) async throws -> Location {
-        try await read { db in
-            guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
-                throw StoreError.notFound("no location \(id)")
-            }
-            return location
-        }
+        try await read { db in try Self.placedLocation(id, in: db) }
     }
 
     /// Deletes the location and its measurements.
@@ -57,6 +53,16 @@ extension AppDatabase {
             guard try LocationRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no location \(id)") }
             return Deletion(switchesTurnedOff: turnedOff)
         }
+    }
+
+    /// The location with its latitude and longitude when its floor is geo-referenced.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
+    static func placedLocation(_ id: Int64, in db: Database) throws -> Location {
+        guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
+            throw StoreError.notFound("no location \(id)")
+        }
+        return try GeoFrames.load(db).place(location)
     }
 
     /// `2.5` for 2.5, `3` for 3.0: the default location name reads like the coordinates typed.

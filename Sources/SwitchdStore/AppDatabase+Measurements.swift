@@ -18,6 +18,18 @@ extension AppDatabase {
             conditions.add("measurement.\(Columns.kind.name) = ?", filter.kind?.rawValue)
             conditions.add("measurement.\(Columns.timeMs.name) >= ?", filter.since?.milliseconds)
             conditions.add("measurement.\(Columns.timeMs.name) < ?", filter.until?.milliseconds)
+            switch filter.emitter {
+            case nil:
+                break
+            case .accessPoint(let bssid):
+                conditions.add("measurement.kind = 'wifi' AND measurement.address = ?", Int64(bssid.rawValue))
+            case .beacon(let beacon):
+                conditions.add("measurement.kind = 'ble' AND measurement.beacon_uuid = ?", beacon.uuid)
+                conditions.add("measurement.major = ?", Int(beacon.major))
+                conditions.add("measurement.minor = ?", Int(beacon.minor))
+            case .address(let address):
+                conditions.add("measurement.address = ?", Int64(address.rawValue))
+            }
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT measurement.*, batch.uuid AS batch_uuid
                 FROM measurement JOIN batch ON batch.id = measurement.batch_id

@@ -44,7 +44,7 @@ extension AppDatabase {
             }
             var inserted = record
             try inserted.insert(db)
-            return try inserted.position()
+            return try GeoFrames.load(db).place(inserted.position())
         }
     }
 
@@ -57,7 +57,8 @@ extension AppDatabase {
             if let scannerID = filter.scannerID { request = request.filter(Columns.scannerID == scannerID.rawValue) }
             if let since = filter.since { request = request.filter(Columns.timeMs >= since.milliseconds) }
             if let until = filter.until { request = request.filter(Columns.timeMs < until.milliseconds) }
-            let items = try request.order(Columns.id).limit(limit).fetchAll(db).map { try $0.position() }
+            let frames = try GeoFrames.load(db)
+            let items = try request.order(Columns.id).limit(limit).fetchAll(db).map { try frames.place($0.position()) }
             return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(PositionRecord.databaseTableName, in: db))
         }
     }
@@ -74,12 +75,13 @@ extension AppDatabase {
     ///   position yet.
     package func latestPositions(of scannerID: ScannerID?) async throws -> [Position] {
         try await read { db in
+            let frames = try GeoFrames.load(db)
             func latest(of scanner: String) throws -> Position? {
-                try PositionRecord
+                let record = try PositionRecord
                     .filter(PositionRecord.Columns.scannerID == scanner)
                     .order(PositionRecord.Columns.timeMs.desc, PositionRecord.Columns.id.desc)
-                    .fetchOne(db)?
-                    .position()
+                    .fetchOne(db)
+                return try record.map { frames.place(try $0.position()) }
             }
             guard let scannerID else {
                 return try String.fetchAll(db, ScannerRecord.select(ScannerRecord.Columns.id).order(ScannerRecord.Columns.id))

@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Positioning
 import ScanContract
 import Testing
 @testable import scannerd
@@ -150,6 +151,32 @@ struct ScanControllerTests {
         rig.flip(3, scanning: false)
         await rig.tap.waitFor("idle 2")
         #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
+        await rig.finish()
+    }
+}
+
+/// "Only our access points": readings the switch's allow-list leaves out never reach the spool,
+/// so they can never be uploaded.
+@Suite("Scan allow-list", .timeLimit(.minutes(1)))
+struct ScanAllowListTests {
+    @Test func readingsOutsideTheAllowListNeverReachTheSpool() async throws {
+        let rig = try ScanControllerTests.Rig()
+        let floor = SimulatedFloor.demo()
+        let ours = try #require(floor.accessPoints.first).wifi
+        #expect(floor.accessPoints.count > 1, "the demo floor must hear foreign access points too")
+        rig.switches.yield(ScanSwitch(
+            scannerID: testScanner, scanning: true, mode: .locate, stopAfter: .scans(3), revision: 2,
+            changedAt: Date(timeIntervalSince1970: 1_795_000_000), allowList: ScanAllowList(bssids: [ours.bssid])
+        ))
+        await rig.run(until: "idle 2")
+        let spooled = try await rig.spooled().map(\.measurement)
+        let wifi = spooled.compactMap { measurement -> WiFiObservation? in
+            guard case .wifi(let observation) = measurement.observation else { return nil }
+            return observation
+        }
+        #expect(!wifi.isEmpty, "our access point is still heard")
+        #expect(Set(wifi.map(\.bssid)) == [ours.bssid])
+        #expect(spooled.contains { $0.kind == .ble }, "BLE readings are not filtered")
         await rig.finish()
     }
 }

@@ -25,6 +25,7 @@ import Testing
                 "v4-events-and-webhooks",
                 "v4-tags",
                 "v4-mqtt",
+                "v4-georeference-and-allow-lists",
             ])
         }
     }

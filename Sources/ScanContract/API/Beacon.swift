@@ -19,6 +19,9 @@ public struct Beacon: Codable, Hashable, Sendable {
     public var measuredPower: Int
     /// Free-form labels for integrators (e.g. "asset": "stairwell B").
     public var metadata: [String: String]
+    /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`).
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(
         id: Int64, uuid: UUID, major: UInt16, minor: UInt16, floorID: Int64,

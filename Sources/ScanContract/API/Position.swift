@@ -52,6 +52,9 @@ public struct Position: Codable, Hashable, Sendable {
     public var accuracyMetres: Double
     public var method: String
     public var beacons: [BeaconSighting]?
+    /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`).
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(id: Int64, _ position: NewPosition) {
         self.id = id

@@ -68,8 +68,13 @@ public struct MeasurementFilter: Hashable, Sendable {
     public var kind: RadioKind?
     public var since: Date?
     public var until: Date?
+    public var emitter: EmitterFilter?
 
-    public init(scannerID: ScannerID? = nil, locationID: Int64? = nil, roomID: Int64? = nil, kind: RadioKind? = nil, since: Date? = nil, until: Date? = nil) {
+    public init(
+        scannerID: ScannerID? = nil, locationID: Int64? = nil, roomID: Int64? = nil, kind: RadioKind? = nil, since: Date? = nil,
+        until: Date? = nil, emitter: EmitterFilter? = nil
+    ) {
+        self.emitter = emitter
         self.scannerID = scannerID
         self.locationID = locationID
         self.roomID = roomID

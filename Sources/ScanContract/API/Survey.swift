@@ -77,6 +77,9 @@ public struct Location: Codable, Hashable, Sendable {
     public var name: String
     public var x: Double
     public var y: Double
+    /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`).
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(id: Int64, roomID: Int64, floorID: Int64, name: String, x: Double, y: Double) {
         self.id = id

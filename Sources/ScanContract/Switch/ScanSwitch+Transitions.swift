@@ -26,6 +26,8 @@ extension ScanSwitch {
         next.locationID = patch.locationID.applied(to: locationID)
         next.stopAfter = patch.stopAfter.applied(to: stopAfter)
         try next.stopAfter?.validate()
+        next.allowList = patch.allowList.applied(to: allowList)
+        try next.allowList?.validate()
 
         switch next.mode {
         case .survey:
@@ -82,5 +84,6 @@ extension ScanSwitch {
     private func differsInSettings(from other: ScanSwitch) -> Bool {
         scanning != other.scanning || mode != other.mode || roomID != other.roomID
             || locationID != other.locationID || storeData != other.storeData || stopAfter != other.stopAfter
+            || allowList != other.allowList
     }
 }

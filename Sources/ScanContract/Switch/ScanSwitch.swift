@@ -24,12 +24,15 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     public var scansCompleted: Int
     /// Set when the switch is off: who or what turned it off.
     public var stoppedBy: StopReason?
+    /// The Wi-Fi readings the scanner keeps; nil keeps them all.
+    public var allowList: ScanAllowList?
 
     public init(
         scannerID: ScannerID, scanning: Bool = false, mode: ScanMode = .locate, roomID: Int64? = nil,
         locationID: Int64? = nil, storeData: Bool = false, stopAfter: StopCondition? = nil,
-        revision: Int = 1, changedAt: Date, scansCompleted: Int = 0, stoppedBy: StopReason? = nil
+        revision: Int = 1, changedAt: Date, scansCompleted: Int = 0, stoppedBy: StopReason? = nil, allowList: ScanAllowList? = nil
     ) {
+        self.allowList = allowList
         self.scannerID = scannerID
         self.scanning = scanning
         self.mode = mode

@@ -20,14 +20,17 @@ public struct SwitchPatch: Sendable, Hashable {
     public var locationID: FieldUpdate<Int64>
     public var storeData: Bool?
     public var stopAfter: FieldUpdate<StopCondition>
+    public var allowList: FieldUpdate<ScanAllowList>
     /// When given, the change applies only if the switch is still at this revision (else 409).
     public var expectedRevision: Int?
 
     public init(
         scanning: Bool? = nil, mode: ScanMode? = nil, roomID: FieldUpdate<Int64> = .unchanged,
         locationID: FieldUpdate<Int64> = .unchanged, storeData: Bool? = nil,
-        stopAfter: FieldUpdate<StopCondition> = .unchanged, expectedRevision: Int? = nil
+        stopAfter: FieldUpdate<StopCondition> = .unchanged, expectedRevision: Int? = nil,
+        allowList: FieldUpdate<ScanAllowList> = .unchanged
     ) {
+        self.allowList = allowList
         self.scanning = scanning
         self.mode = mode
         self.roomID = roomID
@@ -40,7 +43,7 @@ public struct SwitchPatch: Sendable, Hashable {
 
 extension SwitchPatch: Codable {
     enum CodingKeys: String, CodingKey {
-        case scanning, mode, roomID, locationID, storeData, stopAfter, expectedRevision
+        case scanning, mode, roomID, locationID, storeData, stopAfter, expectedRevision, allowList
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +55,7 @@ extension SwitchPatch: Codable {
         roomID = try c.decodeUpdate(Int64.self, forKey: .roomID)
         locationID = try c.decodeUpdate(Int64.self, forKey: .locationID)
         stopAfter = try c.decodeUpdate(StopCondition.self, forKey: .stopAfter)
+        allowList = try c.decodeUpdate(ScanAllowList.self, forKey: .allowList)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,5 +67,6 @@ extension SwitchPatch: Codable {
         try c.encodeUpdate(roomID, forKey: .roomID)
         try c.encodeUpdate(locationID, forKey: .locationID)
         try c.encodeUpdate(stopAfter, forKey: .stopAfter)
+        try c.encodeUpdate(allowList, forKey: .allowList)
     }
 }

@@ -21,6 +21,7 @@ extension AppDatabase {
             ("v4-events-and-webhooks", SchemaEvents.eventsAndWebhooks),
             ("v4-tags", SchemaTags.tags),
             ("v4-mqtt", SchemaMQTT.outbox),
+            ("v4-georeference-and-allow-lists", SchemaSeedCompletions.georeferenceAndAllowLists),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

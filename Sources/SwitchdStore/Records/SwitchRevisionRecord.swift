@@ -18,11 +18,15 @@ struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
     var changedMs: Int64
     var scansCompleted: Int
     var stoppedBy: String?
+    /// JSON arrays; NULL when the switch has no allow-list.
+    var allowBSSIDs: String?
+    var allowSSIDs: String?
 
     enum CodingKeys: String, CodingKey {
         case scannerID = "scanner_id", revision, scanning, mode, roomID = "room_id", locationID = "location_id"
         case storeData = "store_data", stopAfterScans = "stop_after_scans", stopAfterSeconds = "stop_after_seconds"
         case changedMs = "changed_ms", scansCompleted = "scans_completed", stoppedBy = "stopped_by"
+        case allowBSSIDs = "allow_bssids", allowSSIDs = "allow_ssids"
     }
 
     enum Columns {
@@ -47,6 +51,15 @@ struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
         changedMs = scanSwitch.changedAt.milliseconds
         scansCompleted = scanSwitch.scansCompleted
         stoppedBy = scanSwitch.stoppedBy?.rawValue
+        if let list = scanSwitch.allowList {
+            allowBSSIDs = Self.jsonText(list.bssids.map(\.description))
+            allowSSIDs = Self.jsonText(list.ssids)
+        }
+    }
+
+    private static func jsonText(_ values: [String]) -> String {
+        // Encoding an array of strings cannot fail.
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` when a stored value is not one switchd writes.
@@ -68,10 +81,21 @@ struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
         } else if let stopAfterSeconds {
             stopAfter = .seconds(stopAfterSeconds)
         }
+        var allowList: ScanAllowList?
+        if let allowBSSIDs, let allowSSIDs {
+            do {
+                allowList = ScanAllowList(
+                    bssids: try JSONDecoder().decode([BSSID].self, from: Data(allowBSSIDs.utf8)),
+                    ssids: try JSONDecoder().decode([String].self, from: Data(allowSSIDs.utf8))
+                )
+            } catch {
+                throw StoreError.corruptRow("switch_revision of \(scannerID) holds an unreadable allow-list: \(error)")
+            }
+        }
         return ScanSwitch(
             scannerID: scanner, scanning: scanning, mode: mode, roomID: roomID, locationID: locationID,
             storeData: storeData, stopAfter: stopAfter, revision: revision,
-            changedAt: Date(milliseconds: changedMs), scansCompleted: scansCompleted, stoppedBy: stopReason
+            changedAt: Date(milliseconds: changedMs), scansCompleted: scansCompleted, stoppedBy: stopReason, allowList: allowList
         )
     }
 

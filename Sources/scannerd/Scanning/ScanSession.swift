@@ -167,11 +167,13 @@ final class ScanSession: Sendable {
                 continue
             }
             guard let index = cycle.current else { return .cancelled }
-            for reading in readings {
+            // "Only our access points": what the allow-list leaves out is neither stored nor positioned with.
+            let kept = scanSwitch.allowList.map { list in readings.filter { list.allows($0.observation) } } ?? readings
+            for reading in kept {
                 await append(reading.measurement(scan: index, id: ids.next()))
             }
             await spool.recordScansCompleted(index + 1, revision: revision)
-            await positioner?.cycleEnded(wifi: readings, revision: revision, at: Date())
+            await positioner?.cycleEnded(wifi: kept, revision: revision, at: Date())
             if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {
                 cycle.finish()
                 return .stopConditionMet

@@ -32,6 +32,9 @@ struct AccessRule: Sendable, Equatable {
     /// A scanner's own report about itself (its counters): admin, or a scanner token for the
     /// scanner in the path.
     static let reportOwnScanner = AccessRule(roles: [.admin, .scanner], scannerBinding: .pathParameter)
+    /// `POST /v1/locate`: readers and scanners (and admins) locate; the controller checks the
+    /// body's scanner ID when the position is to be stored.
+    static let locate = AccessRule(roles: [.admin, .reader, .scanner], scannerBinding: .body)
     /// Uploads of measurements and positions: a scanner token only for its own ID (in the body).
     static let upload = AccessRule(roles: [.admin, .scanner], scannerBinding: .body)
 

@@ -62,10 +62,17 @@ struct RoutePolicy: Sendable {
         "PATCH /v1/rooms/{id}": .admin,
         "DELETE /v1/rooms/{id}": .admin,
         "POST /v1/rooms/{id}/clear": .admin,
+        "GET /v1/rooms/{id}/doors": .read,
+        "POST /v1/rooms/{id}/autolink": .admin,
+        "PUT /v1/floors/{id}/georeference": .admin,
+        "GET /v1/floors/{id}/georeference": .read,
+        "DELETE /v1/floors/{id}/georeference": .admin,
+        "GET /v1/floors/{id}/export.geojson": .read,
         "POST /v1/locations": .admin,
         "GET /v1/locations": .read,
         // scannerd reads the location it is told to survey (the simulated radio places itself there).
         "GET /v1/locations/{id}": .readForScanners,
+        "PATCH /v1/locations/{id}": .admin,
         "DELETE /v1/locations/{id}": .admin,
         "POST /v1/beacons": .admin,
         "GET /v1/beacons": .read,
@@ -82,6 +89,10 @@ struct RoutePolicy: Sendable {
         "GET /v1/measurements": .read,
         "GET /v1/measurements/stream": .read,
         "GET /v1/radiomap": .readForScanners,
+        // Phones and integrators locate a scan; storing it (?store=true) is checked against the
+        // body's scannerID like an upload.
+        "POST /v1/locate": .locate,
+        "GET /v1/emitters": .read,
         "POST /v1/positions": .upload,
         "GET /v1/positions": .read,
         "GET /v1/positions/latest": .read,

@@ -11,9 +11,10 @@ struct LocationsController {
         router.post("/v1/locations", use: create)
         router.get("/v1/locations", use: list)
         router.get("/v1/locations/{id}", use: show)
+        router.patch("/v1/locations/{id}", use: update)
         router.delete("/v1/locations/{id}", use: delete)
         router.allowOnly([.get, .post], on: "/v1/locations")
-        router.allowOnly([.get, .delete], on: "/v1/locations/{id}")
+        router.allowOnly([.get, .patch, .delete], on: "/v1/locations/{id}")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -29,6 +30,14 @@ struct LocationsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         try .json(await database.location(context.pathID("location")))
+    }
+
+    /// 200 with the location as it now is (moved, renamed, or in another room of its floor); its
+    /// measurements stay its fingerprint.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("location")
+        let patch = try await request.decodeJSON(LocationPatch.self, context: context)
+        return try .json(await database.updateLocation(id, with: patch))
     }
 
     /// 204; the location's measurements go with it.

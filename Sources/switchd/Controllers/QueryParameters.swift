@@ -67,11 +67,29 @@ struct QueryParameters {
         return kind
     }
 
+    func emitter(_ name: String) throws -> EmitterFilter? {
+        guard let text = text(name) else { return nil }
+        do {
+            return try EmitterFilter(text)
+        } catch {
+            throw APIError.invalidField(name, error.reason)
+        }
+    }
+
+    /// `true` or `false`; nil when left out.
+    func bool(_ name: String) throws -> Bool? {
+        guard let text = text(name) else { return nil }
+        guard let value = Bool(text) else {
+            throw APIError.invalidField(name, "must be true or false, got \(APIError.echo(text))")
+        }
+        return value
+    }
+
     /// The filters shared by `GET /v1/measurements` and its stream.
     func measurementFilter() throws -> MeasurementFilter {
         MeasurementFilter(
             scannerID: try scannerID("scanner"), locationID: try int64("location"), roomID: try int64("room"),
-            kind: try kind("kind"), since: try date("since"), until: try date("until")
+            kind: try kind("kind"), since: try date("since"), until: try date("until"), emitter: try emitter("emitter")
         )
     }
 

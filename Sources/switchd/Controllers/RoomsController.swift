@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ScanContract
 import SwitchdStore
@@ -24,9 +25,17 @@ struct RoomsController {
         return try .json(await database.createRoom(new), status: .created)
     }
 
-    /// All rooms, or with `?floor=` those of one floor (404 when it does not exist).
+    /// All rooms, or with `?floor=` those of one floor (404 when it does not exist); with `?q=`
+    /// those whose name holds the text, case and accents ignored, names starting with it first.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let floorID = try QueryParameters(request).int64("floor")
+        let query = QueryParameters(request)
+        let floorID = try query.int64("floor")
+        if let text = query.text("q") {
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty, text.count <= maxNameLength else {
+                throw APIError.invalidField("q", "must hold 1 to \(maxNameLength) characters besides spaces")
+            }
+            return try .json(await database.rooms(named: text, onFloor: floorID))
+        }
         return try .json(await database.rooms(onFloor: floorID))
     }
 

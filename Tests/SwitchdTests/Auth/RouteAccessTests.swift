@@ -89,6 +89,15 @@ struct RouteAccessTests {
         "DELETE /v1/tokens/{id}": ["admin"],
         "GET /v1/dashboard": ["admin"],
         "GET /v1/integrations/mqtt": ["admin"],
+        "PATCH /v1/locations/{id}": ["admin"],
+        "GET /v1/rooms/{id}/doors": ["admin", "reader"],
+        "POST /v1/rooms/{id}/autolink": ["admin"],
+        "PUT /v1/floors/{id}/georeference": ["admin"],
+        "GET /v1/floors/{id}/georeference": ["admin", "reader"],
+        "DELETE /v1/floors/{id}/georeference": ["admin"],
+        "GET /v1/floors/{id}/export.geojson": ["admin", "reader"],
+        "POST /v1/locate": ["admin", "reader", "scanner"],
+        "GET /v1/emitters": ["admin", "reader"],
     ]
 
     /// The callers tried on every route.

@@ -44,7 +44,7 @@ struct StoreMigrationTests {
     }
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
-    /// `v4-tags`, `v4-mqtt`): the shipped schema is compared without them, and exactly these are added.
+    /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`): exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
@@ -52,23 +52,35 @@ struct StoreMigrationTests {
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room", "tag_event",
         "tag_event_tag", "tag_event_scanner",
         "mqtt_outbox", "mqtt_discovered_scanner",
+        "georeference_point",
     ]
 
-    /// The schema of `writer` without ``addedSinceShipped``, after checking that exactly those were added.
-    static func shippedPart(of writer: any DatabaseWriter) async throws -> [SchemaEntry] {
-        let all = try await schema(of: writer)
-        let shippedNames = Set(try shippedSchema().map(\.name))
-        #expect(Set(all.map(\.name)).subtracting(shippedNames) == addedSinceShipped)
-        return all.filter { !addedSinceShipped.contains($0.name) && !addedSinceShipped.contains($0.tbl_name) }
+    @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
+        let shippedNames = Set(try Self.shippedSchema().map(\.name))
+        let fresh = try await Self.schema(of: AppDatabase.inMemory().writer)
+        #expect(Set(fresh.map(\.name)).subtracting(shippedNames) == Self.addedSinceShipped)
     }
 
-    @Test func aFreshDatabaseHasTheShippedSchemaAndOnlyTheAdditionsSince() async throws {
+    /// The migrations that shipped at 817113f, run alone, still build exactly the shipped schema.
+    @Test func aFreshDatabaseHasTheShippedSchema() async throws {
         let shipped = try Self.shippedSchema()
-        let fresh = try await Self.shippedPart(of: AppDatabase.inMemory().writer)
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: Self.lastShippedMigration)
+        let fresh = try await Self.schema(of: queue)
         #expect(fresh.count == shipped.count)
         for (freshEntry, shippedEntry) in zip(fresh, shipped) {
             #expect(freshEntry == shippedEntry)
         }
+    }
+
+    static let lastShippedMigration = "v3-tokens"
+
+    /// What came after: the geo-reference points and the allow-list columns of switch revisions.
+    @Test func laterMigrationsAddTheGeoreferenceAndTheAllowList() async throws {
+        let fresh = try await Self.schema(of: AppDatabase.inMemory().writer)
+        #expect(fresh.contains { $0.type == "table" && $0.name == "georeference_point" })
+        let revisions = try #require(fresh.first { $0.name == "switch_revision" }?.sql)
+        #expect(revisions.contains("allow_bssids TEXT") && revisions.contains("allow_ssids TEXT"))
     }
 
     @Test func aFreshDatabaseHoldsTheSeedScannerAndASurveyVersion() async throws {
@@ -91,7 +103,7 @@ struct StoreMigrationTests {
         try shipped.close()
 
         let database = try AppDatabase.open(stateDirectory: directory)
-        #expect(try await Self.shippedPart(of: database.writer) == Self.shippedSchema())
+        #expect(try await Self.schema(of: database.writer) == Self.schema(of: AppDatabase.inMemory().writer), "migrated like a fresh one")
         #expect(try await database.mqttOutboxDepth() == 0)
 
         let floors = try await database.floors()

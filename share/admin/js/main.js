@@ -8,6 +8,7 @@ import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
 import { loadIntegrations } from './integrations.js';
 import { guardWith, say } from './status.js';
+import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
@@ -45,6 +46,7 @@ const state = {
 };
 
 const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
+const geoReference = new GeoReferencePanel(api, $, (text, isError) => say(text, isError));
 
 // ---- status and error handling ----
 
@@ -124,6 +126,8 @@ async function showFloor(floor) {
   for (const id of ['floor-rename', 'floor-delete', 'plan-file', 'room-name', 'room-create']) $(id).disabled = !floor;
   await loadPlanImage();
   await loadFloorContents();
+  await geoReference.load(floor);
+  renderPlan();
 }
 
 async function loadPlanImage() {
@@ -271,6 +275,7 @@ function renderPlan() {
     fixedScanners: state.placements,
     tags: tagsOnFloor(),
   });
+  geoReference.drawOn($('plan'), g);
   if (!$('scale-typed-details').open) {
     $('scale-ppm').value = String(Math.round(1e4 / g.metresPerPixel) / 1e4);
     $('origin-x').value = String(Math.round(g.originX * 100) / 100);
@@ -607,6 +612,8 @@ async function tapPlan(event) {
     renderPlan();
   } else if (tool === 'origin') {
     await setOrigin(point);
+  } else if (tool === 'geo') {
+    geoReference.mark(toMetres(currentGeometry(), point.x, point.y));
   }
 }
 
@@ -623,6 +630,7 @@ function toolChanged() {
     link: 'Tap one location, then another, to link them. For another floor, use the lists under "Links and routes".',
     scale: 'Tap two points whose real distance you know, then type it.',
     origin: 'Tap the point that is x = 0 m, y = 0 m.',
+    geo: 'Tap a spot whose latitude and longitude you know, then type them; three or more spots, then save.',
   };
   $('plan-hint').textContent = hints[tool];
   renderPlan();
@@ -814,6 +822,9 @@ function wire() {
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);
+  on('geo-form', 'submit', (event) => geoReference.addTyped(event));
+  on('geo-save', 'click', () => geoReference.save());
+  on('geo-forget', 'click', () => geoReference.forget());
   for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
   toolChanged();
 }

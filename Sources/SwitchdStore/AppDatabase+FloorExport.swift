@@ -1,0 +1,35 @@
+import GRDB
+import ScanContract
+
+/// One floor's survey with latitude and longitude on every location and beacon, read in one
+/// snapshot, for exports.
+package struct FloorExport: Sendable {
+    package var floor: Floor
+    package var rooms: [Room]
+    /// The floor's locations, and the far ends of links that leave the floor.
+    package var locations: [Location]
+    package var beacons: [Beacon]
+    /// Links with at least one end on the floor.
+    package var links: [Link]
+}
+
+extension AppDatabase {
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor; ``StoreError/conflict(_:)``
+    ///   when the floor is not geo-referenced (an export without coordinates would say nothing).
+    package func floorExport(_ floorID: Int64) async throws -> FloorExport {
+        try await read { db in
+            let floor = try FloorRecord.fetchFloor(db, id: floorID)
+            let frames = try GeoFrames.load(db)
+            guard frames.fit(ofFloor: floorID) != nil else {
+                throw StoreError.conflict("floor \(floorID) is not geo-referenced: PUT /v1/floors/\(floorID)/georeference first")
+            }
+            let rooms = try RoomRecord.filter(RoomRecord.Columns.floorID == floorID).order(RoomRecord.Columns.id).fetchAll(db).map(\.room)
+            let everywhere = Dictionary(uniqueKeysWithValues: try LocationRecord.fetchLocations(db).map { ($0.id, frames.place($0)) })
+            let links = try LinkRecord.fetchLinks(db).filter { everywhere[$0.from]?.floorID == floorID || everywhere[$0.to]?.floorID == floorID }
+            let wanted = Set(links.flatMap { [$0.from, $0.to] })
+            let locations = everywhere.values.filter { $0.floorID == floorID || wanted.contains($0.id) }.sorted { $0.id < $1.id }
+            let beacons = try BeaconRecord.fetchBeacons(db, onFloor: floorID).map(frames.place)
+            return FloorExport(floor: floor, rooms: rooms, locations: locations, beacons: beacons, links: links)
+        }
+    }
+}
