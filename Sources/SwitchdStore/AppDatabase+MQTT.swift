@@ -9,18 +9,45 @@ extension AppDatabase {
     /// - Throws: ``StoreError/invalidField(_:)`` for an empty topic or a QoS other than 0 or 1
     ///   (nothing is stored then).
     package func enqueueMQTT(_ entries: [MQTTOutboxEntry], at now: Date) async throws -> [MQTTOutboxEntry] {
+        try Self.validate(entries)
+        return try await write { db in try Self.insert(entries, at: now, in: db) }
+    }
+
+    /// Adds `entries` to the outbox and moves the presence cursor to `eventID`, in one
+    /// transaction: the presence event is in the outbox exactly once, whatever stops switchd.
+    ///
+    /// - Throws: as ``enqueueMQTT(_:at:)``; nothing is stored and the cursor stays then.
+    package func enqueueMQTT(_ entries: [MQTTOutboxEntry], at now: Date, presenceCursor eventID: Int64) async throws -> [MQTTOutboxEntry] {
+        try Self.validate(entries)
+        return try await write { db in
+            let stored = try Self.insert(entries, at: now, in: db)
+            try db.execute(sql: "UPDATE mqtt_presence_cursor SET last_event_id = ? WHERE id = 1", arguments: [eventID])
+            return stored
+        }
+    }
+
+    /// The last presence event put in the MQTT outbox; on the first call ever, `start` (stored).
+    package func mqttPresenceCursor(startingAt start: Int64) async throws -> Int64 {
+        try await write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO mqtt_presence_cursor (id, last_event_id) VALUES (1, ?)", arguments: [start])
+            return try Int64.fetchOne(db, sql: "SELECT last_event_id FROM mqtt_presence_cursor WHERE id = 1") ?? start
+        }
+    }
+
+    private static func validate(_ entries: [MQTTOutboxEntry]) throws {
         for entry in entries {
             guard !entry.topic.isEmpty else { throw StoreError.invalidField(ValidationError(field: "topic", reason: "must not be empty")) }
             guard entry.qos == 0 || entry.qos == 1 else {
                 throw StoreError.invalidField(ValidationError(field: "qos", reason: "must be 0 or 1, got \(entry.qos)"))
             }
         }
-        return try await write { db in
-            try entries.map { entry in
-                var record = MQTTOutboxRecord(entry, at: now)
-                try record.insert(db)
-                return record.entry
-            }
+    }
+
+    private static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in db: Database) throws -> [MQTTOutboxEntry] {
+        try entries.map { entry in
+            var record = MQTTOutboxRecord(entry, at: now)
+            try record.insert(db)
+            return record.entry
         }
     }
 

@@ -73,6 +73,9 @@ func buildApplication(
     if let publisher = mqtt.publisher {
         app.addServices(publisher)
     }
+    if let presenceRelay = mqtt.presenceRelay {
+        app.addServices(presenceRelay)
+    }
     app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
     if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {

@@ -6,6 +6,9 @@ enum SchemaMQTT {
     /// The scanners whose Home Assistant discovery configuration is on the broker, so a scanner
     /// that is gone has its configuration removed even across a restart. No foreign key: the row
     /// must outlive its scanner until the removal is published.
+    ///
+    /// The last presence event the relay put in the outbox (one row), moved in the same
+    /// transaction as the message, so each event is put there exactly once.
     static let outbox = """
         CREATE TABLE mqtt_outbox (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -17,6 +20,10 @@ enum SchemaMQTT {
         );
         CREATE TABLE mqtt_discovered_scanner (
             scanner_id TEXT PRIMARY KEY NOT NULL
+        );
+        CREATE TABLE mqtt_presence_cursor (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            last_event_id INTEGER NOT NULL
         );
         """
 }

@@ -11,6 +11,8 @@ struct MQTTIntegration: Sendable {
     /// piles up that no one will send.
     let outbox: MQTTOutbox?
     let publisher: MQTTPublisher?
+    /// Feeds presence events into ``outbox``; nil without a broker.
+    let presenceRelay: MQTTPresenceRelay?
 
     init(
         settings: MQTTSettings?, tls: NIOSSLContext?, database: AppDatabase, hub: SwitchHub, feeds: Feeds, metrics: SwitchdMetrics,
@@ -20,11 +22,13 @@ struct MQTTIntegration: Sendable {
         guard let settings else {
             outbox = nil
             publisher = nil
+            presenceRelay = nil
             return
         }
         let topics = settings.topics
         let outbox = MQTTOutbox(database: database, topics: topics, status: self.status)
         self.outbox = outbox
+        presenceRelay = MQTTPresenceRelay(database: database, outbox: outbox, feed: feeds.events, logger: logger, clock: clock)
         let commands = settings.acceptsCommands ? MQTTSwitchCommands(database: database, hub: hub, topics: topics, logger: logger) : nil
         publisher = MQTTPublisher(
             settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, status: self.status, commands: commands,

@@ -69,6 +69,34 @@ struct MQTTPublisherTests {
         await broker.remove()
     }
 
+    @Test func presenceEventsArePublishedOnceEachAtQoS1InTheOrderStored() async throws {
+        let folder = try TemporaryFolder("mqtt-presence")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let topic = "floorscan/scanners/pi-lab/events"
+        let watcher = try await MQTTWatcher(port: broker.port, topics: [topic], folder: folder)
+        try await withMQTTSwitchd(broker: broker) { switchd in
+            let place = try await switchd.scannerInRoom("pi-lab", room: "Kitchen")
+            // Positions 10 s apart (their own times): the second settles the room past the dwell.
+            let start = Date()
+            for step in 0..<3 {
+                try await switchd.postPosition("pi-lab", in: place, x: 3, time: start.addingTimeInterval(Double(step) * 10))
+            }
+            let messages = try await watcher.waitFor(count: 2, topic, payload: .containing(#""kind":"entered""#))
+            let events = try messages.map { try $0.decoded(PresenceEvent.self, with: JSONCoding.decoder()) }
+            #expect(Set(events.compactMap(\.place)) == [.room, .floor])
+            #expect(events.allSatisfy { $0.scannerID.rawValue == "pi-lab" && $0.floor == place.floor.id })
+            #expect(events.first { $0.place == .room }?.roomID == place.room.id)
+            #expect(messages.allSatisfy { $0.qos == 1 && $0.retain == 0 })
+            #expect(events.map(\.id) == events.map(\.id).sorted())
+            // Relayed once: the cursor stands at the last event, and the outbox drains.
+            let stored = try await switchd.client.call("GET", "/v1/events", as: Page<PresenceEvent>.self).items
+            #expect(stored.map(\.id) == events.map(\.id))
+        }
+        await watcher.stop()
+        await broker.remove()
+    }
+
     @Test func aScannerNotHeardFromForTheTimeoutIsOffline() async throws {
         let folder = try TemporaryFolder("mqtt-away")
         defer { folder.remove() }

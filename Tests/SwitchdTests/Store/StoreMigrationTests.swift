@@ -51,7 +51,7 @@ struct StoreMigrationTests {
         "tag", "scanner_placement", "scanner_placement_floor", "sighting", "sighting_tag_time", "sighting_beacon",
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room", "tag_event",
         "tag_event_tag", "tag_event_scanner",
-        "mqtt_outbox", "mqtt_discovered_scanner",
+        "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
         "georeference_point",
     ]
 

@@ -20,12 +20,8 @@ struct MQTTOutbox: Sendable {
     ///
     /// - Throws: ``StoreError`` when the database cannot be written (nothing is stored then).
     func put(_ messages: [MQTTMessage]) async throws {
-        let entries = messages.map {
-            MQTTOutboxEntry(topic: $0.topic, payload: $0.payload, qos: Int($0.qos.rawValue), retain: $0.retain)
-        }
-        let stored = try await database.enqueueMQTT(entries, at: .nowInMilliseconds())
-        if let last = stored.last?.id { await status.outboxAdded.raise(to: last) }
-        await status.outbox(depth: try await database.mqttOutboxDepth())
+        let stored = try await database.enqueueMQTT(Self.entries(messages), at: .nowInMilliseconds())
+        await announce(stored)
     }
 
     /// Stores `value` as JSON for `<prefix>/scanners/<id>/events`, QoS 1, not retained: the path
@@ -34,5 +30,25 @@ struct MQTTOutbox: Sendable {
     /// - Throws: ``StoreError`` when the database cannot be written.
     func putEvent(_ value: some Encodable, of scanner: ScannerID) async throws {
         try await put([.json(value, topic: topics.events(scanner), retain: false)])
+    }
+
+    /// Stores a presence event for `<prefix>/scanners/<id>/events` (QoS 1) and marks it relayed,
+    /// in one transaction (``MQTTPresenceRelay``).
+    ///
+    /// - Throws: ``StoreError`` when the database cannot be written: then neither happened.
+    func putPresence(_ event: PresenceEvent) async throws {
+        let message = try MQTTMessage.json(event, topic: topics.events(event.scannerID), retain: false)
+        let stored = try await database.enqueueMQTT(Self.entries([message]), at: .nowInMilliseconds(), presenceCursor: event.id)
+        await announce(stored)
+    }
+
+    private static func entries(_ messages: [MQTTMessage]) -> [MQTTOutboxEntry] {
+        messages.map { MQTTOutboxEntry(topic: $0.topic, payload: $0.payload, qos: Int($0.qos.rawValue), retain: $0.retain) }
+    }
+
+    /// Wakes the publisher and reports the depth.
+    private func announce(_ stored: [MQTTOutboxEntry]) async {
+        if let last = stored.last?.id { await status.outboxAdded.raise(to: last) }
+        if let depth = try? await database.mqttOutboxDepth() { await status.outbox(depth: depth) }
     }
 }
