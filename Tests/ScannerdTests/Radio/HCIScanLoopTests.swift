@@ -24,9 +24,11 @@ struct HCIScanLoopTests {
         loop.commandTimeout = .milliseconds(50)
         if let gatherWindow { loop.gatherWindow = gatherWindow }
         var heard: [HeardAdvertisement] = []
-        try loop.run(stop: stop) {
-            onDelivery($0)
-            heard.append($0)
+        try loop.run(stop: stop) { group in
+            for advertisement in group {
+                onDelivery(advertisement)
+                heard.append(advertisement)
+            }
         }
         return (heard, counters.snapshot)
     }
