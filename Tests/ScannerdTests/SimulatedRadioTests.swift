@@ -27,9 +27,9 @@ struct SimulatedRadioTests {
 
     func firstAdvertisements(_ radio: SimulatedRadio, _ count: Int) async throws -> [RadioReading] {
         var readings: [RadioReading] = []
-        for try await reading in try #require(radio.ble).advertisements() {
-            readings.append(reading)
-            if readings.count == count { break }
+        for try await heard in try #require(radio.ble).advertisements() {
+            readings += heard
+            if readings.count >= count { break }
         }
         return readings
     }

@@ -59,7 +59,7 @@ struct AdvertisementBench {
             events: eventLog, logger: logger
         )
         let sockets = try PacketSocketPair.make()
-        defer { sockets.close() }
+        defer { sockets.closeControllerEnd() }
         let controller = ReplayedController(sockets: sockets)
         let radioCounters = RadioCounters()
         let radio = ReplayedRadio(ble: HCIBLEScanner(

@@ -32,8 +32,11 @@ final class ReplayedController: HCIChannel, @unchecked Sendable {
 
     func isUp() -> Bool { true }
 
-    /// The benchmark closes the sockets itself, once the scan has stopped.
-    func close() {}
+    /// The scan loop's last call: the host's end is closed here, by its reader; the benchmark
+    /// closes the controller's end.
+    func close() {
+        sockets.closeHostEnd()
+    }
 
     /// The supported-commands bitmap (§6.27) with only LE Set Scan Parameters and Enable.
     private static let legacyScanningOnly: [UInt8] = {

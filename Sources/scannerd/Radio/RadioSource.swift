@@ -1,9 +1,10 @@
 import ScanContract
 
 /// A Bluetooth LE receiver: advertisements arrive as they are heard, for as long as the stream
-/// is iterated. The stream throws when the radio fails; cancelling the iterating task stops it.
+/// is iterated, in groups heard together (never empty), so a consumer takes each group with one
+/// wake-up. The stream throws when the radio fails; cancelling the iterating task stops it.
 protocol BLEScanner: Sendable {
-    func advertisements() -> AsyncThrowingStream<RadioReading, any Error>
+    func advertisements() -> AsyncThrowingStream<[RadioReading], any Error>
 }
 
 /// A Wi-Fi interface: a scan is triggered, takes its time (channel by channel), and completes

@@ -121,15 +121,16 @@ final class ScanSession: Sendable {
         return ending
     }
 
-    /// Appends every advertisement heard, tagged with the cycle it was heard in.
-    private func record(_ advertisements: AsyncThrowingStream<RadioReading, any Error>, cycle: ScanCycle) async -> Ending {
+    /// Appends every advertisement heard, tagged with the cycle it was heard in; the readings
+    /// heard together go to the spool with one hop.
+    private func record(_ advertisements: AsyncThrowingStream<[RadioReading], any Error>, cycle: ScanCycle) async -> Ending {
         do {
-            for try await reading in advertisements {
-                counters.advertisements.increment()
+            for try await readings in advertisements {
+                counters.advertisements.add(readings.count, ordering: .relaxed)
                 heartbeat.beat()
                 guard let index = cycle.current else { continue }
-                positioner?.heard(reading)
-                await append(reading.measurement(scan: index, id: ids.next()))
+                readings.forEach { positioner?.heard($0) }
+                await spool.append(readings.map { $0.measurement(scan: index, id: ids.next()) }, revision: revision)
             }
             if Task.isCancelled { return .cancelled }
             logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")

@@ -141,6 +141,14 @@ actor Spool {
         }
     }
 
+    /// Appends `measurements` in order, each as ``append(_:revision:)`` does (its own `write()`
+    /// before this returns): readings heard together come with one hop onto the spool's thread.
+    func append(_ measurements: [Measurement], revision: Int) {
+        for measurement in measurements {
+            append(measurement, revision: revision)
+        }
+    }
+
     /// Says which mode `scanSwitch`'s revision scans in, for the drop policy; a revision never
     /// described counts as survey.
     func describe(_ scanSwitch: ScanSwitch) {

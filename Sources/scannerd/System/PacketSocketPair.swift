@@ -24,9 +24,14 @@ struct PacketSocketPair: Sendable {
         }
     }
 
-    /// Closes both ends; a failure is ignored, the descriptors are gone either way on Linux.
-    func close() {
+    /// Closes the controller's end; a failure is ignored, the descriptor is gone either way on Linux.
+    func closeControllerEnd() {
         _ = Glibc.close(controllerEnd.rawValue)
+    }
+
+    /// Closes the host's end, once its reader is done with it: closed earlier, its number could
+    /// be handed to another socket that reader would then read.
+    func closeHostEnd() {
         _ = Glibc.close(hostEnd.rawValue)
     }
 }

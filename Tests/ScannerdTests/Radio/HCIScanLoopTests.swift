@@ -10,8 +10,8 @@ struct HCIScanLoopTests {
 
     /// Runs a loop over the controllers `open` hands out, on this thread, until a script runs out.
     func run(
-        settings: HCIScanSettings = HCIScanSettings(), events: EventLog? = nil, stop: StopSignal,
-        open: @escaping @Sendable (String) throws -> any HCIChannel
+        settings: HCIScanSettings = HCIScanSettings(), events: EventLog? = nil, stop: StopSignal, gatherWindow: Duration? = nil,
+        onDelivery: (HeardAdvertisement) -> Void = { _ in }, open: @escaping @Sendable (String) throws -> any HCIChannel
     ) throws -> (heard: [HeardAdvertisement], counts: RadioCounters.Snapshot) {
         let counters = RadioCounters()
         var loop = HCIScanLoop(
@@ -22,8 +22,14 @@ struct HCIScanLoopTests {
         loop.retryMaximum = .milliseconds(5)
         loop.healthCheckAfter = .zero
         loop.commandTimeout = .milliseconds(50)
+        if let gatherWindow { loop.gatherWindow = gatherWindow }
         var heard: [HeardAdvertisement] = []
-        try loop.run(stop: stop) { heard.append($0) }
+        try loop.run(stop: stop) { group in
+            for advertisement in group {
+                onDelivery(advertisement)
+                heard.append(advertisement)
+            }
+        }
         return (heard, counters.snapshot)
     }
 
@@ -38,6 +44,22 @@ struct HCIScanLoopTests {
         #expect(controller.sent[4].parameters == [0x00, 0x00], "disabled on the way out")
         #expect(controller.closed)
         #expect(result.heard.count == 1 && result.counts.advertisements == 1)
+    }
+
+    /// After the first packet the loop reads all that wait, up to the quiet read after the third,
+    /// before it hands on the first.
+    @Test func packetsReadWithinTheGatherWindowAreHandedOnTogether() throws {
+        let stop = StopSignal()
+        let controller = ScriptedController(
+            supportedCommands: ScriptedController.bitmap(), script: (1...3).map { .packet(iBeaconReport(minor: $0)) }, stop: stop
+        )
+        var readsAtDelivery: [Int] = []
+        let result = try run(stop: stop, gatherWindow: .milliseconds(1), onDelivery: { _ in readsAtDelivery.append(controller.reads) }) { _ in
+            controller
+        }
+        #expect(result.heard.compactMap { $0.readings.first?.observation }.count == 3)
+        #expect(readsAtDelivery.count == 3 && Set(readsAtDelivery).count == 1)
+        #expect(readsAtDelivery.first == controller.reads - 1, "handed on after the quiet read that ended the group")
     }
 
     @Test func anExtendedControllerGetsOnlyTheExtendedCommandsUnlessLegacyIsAsked() throws {

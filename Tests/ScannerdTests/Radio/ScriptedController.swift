@@ -61,8 +61,13 @@ final class ScriptedController: HCIChannel, @unchecked Sendable {
         }
     }
 
+    /// Calls of ``receive(timeout:)`` so far.
+    var reads: Int { lock.withLock { readCount } }
+    private var readCount = 0
+
     func receive(timeout: Duration) throws(SystemError) -> [UInt8]? {
         let next: Step? = lock.withLock {
+            readCount += 1
             if !answers.isEmpty { return .packet(answers.removeFirst()) }
             return script.isEmpty ? nil : script.removeFirst()
         }

@@ -11,12 +11,16 @@ struct HCIBLEScanner: BLEScanner {
         loop = HCIScanLoop(device: device, settings: settings, open: open, counters: counters, events: events, logger: logger)
     }
 
-    /// The iBeacon readings heard. The stream throws when the controller cannot be armed at the
-    /// start; a controller lost later is recovered without ending it.
-    func advertisements() -> AsyncThrowingStream<RadioReading, any Error> {
+    /// The iBeacon readings heard, a gathered group at a time (``HCIScanLoop/gatherWindow``). The
+    /// stream throws when the controller cannot be armed at the start; a controller lost later is
+    /// recovered without ending it.
+    func advertisements() -> AsyncThrowingStream<[RadioReading], any Error> {
         let loop = self.loop
         return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
-            try loop.run(stop: stop) { heard in heard.readings.forEach(deliver) }
+            try loop.run(stop: stop) { group in
+                let readings = group.flatMap(\.readings)
+                if !readings.isEmpty { deliver(readings) }
+            }
         }.0
     }
 
@@ -25,7 +29,7 @@ struct HCIBLEScanner: BLEScanner {
     func heardAdvertisements() -> (AsyncThrowingStream<HeardAdvertisement, any Error>, StopSignal) {
         let loop = self.loop
         return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
-            try loop.run(stop: stop, deliver: deliver)
+            try loop.run(stop: stop) { $0.forEach(deliver) }
         }
     }
 }

@@ -32,6 +32,15 @@ struct HCIScanLoop: Sendable {
     var retryInitial: Duration = .milliseconds(500)
     var retryMaximum: Duration = .seconds(10)
     var commandTimeout: Duration = .seconds(2)
+    /// After a packet, the loop sleeps this long, then reads every packet waiting and hands them
+    /// on together: the radio's thread and the threads downstream (the scan session's, the
+    /// spool's) wake once per group, not once per advertisement, and at hundreds a second a
+    /// wake-up costs more than decoding and spooling one. The kernel holds the packets meanwhile
+    /// (a few dozen in its socket buffer of hundreds); readings are later by at most this.
+    var gatherWindow: Duration = .milliseconds(20)
+    /// The most packets in one group: a controller sending faster than they are read still has
+    /// its advertisements handed on as they come.
+    static let groupLimit = 64
 
     /// Read errors that mean the controller went down or away, and are recovered from.
     static let lostErrnos: Set<CInt> = [ENETDOWN, ENODEV, EIO, EPIPE, EBADFD, ENXIO]
@@ -46,10 +55,11 @@ struct HCIScanLoop: Sendable {
         case lost(String)
     }
 
-    /// Scans until `stop` is set, then disables scanning and closes the socket. Throws when the
-    /// controller cannot be opened and armed at the start (no such device, no permission, a
-    /// command refused), or on a read error that is not a lost controller.
-    func run(stop: StopSignal, deliver: (HeardAdvertisement) -> Void) throws {
+    /// Scans until `stop` is set, then disables scanning and closes the socket; `deliver` gets the
+    /// advertisements of each gathered group (see ``gatherWindow``), never an empty one. Throws
+    /// when the controller cannot be opened and armed at the start (no such device, no
+    /// permission, a command refused), or on a read error that is not a lost controller.
+    func run(stop: StopSignal, deliver: ([HeardAdvertisement]) -> Void) throws {
         var armed = try arm()
         logger.info("BLE scanning", metadata: [
             "device": "\(device)", "commands": "\(armed.commands.rawValue)", "scan": "\(settings.scanType.rawValue)",
@@ -102,7 +112,7 @@ struct HCIScanLoop: Sendable {
         return nil
     }
 
-    private func listen(_ armed: Armed, stop: StopSignal, deliver: (HeardAdvertisement) -> Void) throws -> Ending {
+    private func listen(_ armed: Armed, stop: StopSignal, deliver: ([HeardAdvertisement]) -> Void) throws -> Ending {
         let clock = ContinuousClock()
         var lastPacket = clock.now
         var lastAdvertisement = clock.now
@@ -125,18 +135,56 @@ struct HCIScanLoop: Sendable {
                 continue
             }
             lastPacket = clock.now
-            let decoded = HeardAdvertisement.decode(packet, at: Date())
-            for error in decoded.malformed {
-                counters.add(\.malformedReports)
-                logger.debug("skipped a malformed advertising report", metadata: ["device": "\(device)", "error": "\(error)"])
+            var group = [HeardAdvertisement.decode(packet, at: Date())]
+            let ending = gather(into: &group, from: armed, until: lastPacket + gatherWindow, stop: stop)
+            var heardTogether: [HeardAdvertisement] = []
+            for decoded in group {
+                for error in decoded.malformed {
+                    counters.add(\.malformedReports)
+                    logger.debug("skipped a malformed advertising report", metadata: ["device": "\(device)", "error": "\(error)"])
+                }
+                counters.add(\.advertisements, decoded.heard.count)
+                heardTogether += decoded.heard
             }
-            for heard in decoded.heard {
-                counters.add(\.advertisements)
-                deliver(heard)
+            if !heardTogether.isEmpty {
+                lastAdvertisement = clock.now
+                deliver(heardTogether)
             }
-            if !decoded.heard.isEmpty { lastAdvertisement = clock.now }
+            switch ending {
+            case .more: continue
+            case .ended(let ending): return ending
+            case .failed(let error): throw error
+            }
         }
         return .stopped
+    }
+
+    private enum GatherEnd {
+        /// The window closed, or a read came back empty: listening goes on.
+        case more
+        case ended(Ending)
+        case failed(any Error)
+    }
+
+    /// Sleeps until `deadline` (or the stop signal), then reads and decodes the packets waiting,
+    /// up to ``groupLimit`` in the group.
+    /// A failed read ends the gathering; what was gathered before it is handed on all the same.
+    private func gather(
+        into group: inout [HeardAdvertisement.Packet], from armed: Armed, until deadline: ContinuousClock.Instant, stop: StopSignal
+    ) -> GatherEnd {
+        if stop.wait(for: deadline - ContinuousClock.now) { return .ended(.stopped) }
+        while !stop.isStopped {
+            guard group.count < Self.groupLimit else { return .more }
+            do {
+                guard let packet = try armed.channel.receive(timeout: .zero) else { return .more }
+                group.append(HeardAdvertisement.decode(packet, at: Date()))
+            } catch let error as SystemError where Self.lostErrnos.contains(error.errno) {
+                return .ended(.lost("\(error)"))
+            } catch {
+                return .failed(error)
+            }
+        }
+        return .ended(.stopped)
     }
 
     /// Turns scanning on again after a long silence. A lost controller shows up on the next read.

@@ -6,11 +6,11 @@ struct SimulatedBLEScanner: BLEScanner {
     let air: SimulatedAir
     let rates: [Double]
 
-    /// Only advertisements heard above the receiver's sensitivity are delivered. The stream ends
-    /// at once when no beacon advertises.
-    func advertisements() -> AsyncThrowingStream<RadioReading, any Error> {
+    /// Only advertisements heard above the receiver's sensitivity are delivered, each on its own.
+    /// The stream ends at once when no beacon advertises.
+    func advertisements() -> AsyncThrowingStream<[RadioReading], any Error> {
         let advertiser = SimulatedAdvertiser(air: air, rates: rates)
-        return AsyncThrowingStream { try await advertiser.next() }
+        return AsyncThrowingStream { try await advertiser.next().map { [$0] } }
     }
 }
 
