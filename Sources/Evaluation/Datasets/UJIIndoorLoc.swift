@@ -1,7 +1,10 @@
 /// Reads the UJIIndoorLoc CSV files (`trainingData.csv`, `validationData.csv`) from their bytes:
 /// a header of `WAP001…WAPnnn` followed by the nine position and collection columns, then one
-/// sample per line (LF or CRLF). The bytes are walked directly, without making Swift strings, so
-/// the 42 MB training file reads in a fraction of a second.
+/// sample per line (LF or CRLF). RSSI may be decimal (`-53.50`, as published averaged scans are),
+/// there may be any number of access-point columns, coordinates are whatever metres the file uses
+/// (EPSG:3857 in UJIIndoorLoc itself, a local frame in the fingerprint suite) and floors and
+/// buildings any integers. The bytes are walked directly, without making Swift strings, so the
+/// 42 MB training file reads in a fraction of a second.
 public enum UJIIndoorLoc {
     /// The RSSI the dataset writes for an access point that was not detected.
     public static let notDetected = 100
@@ -15,7 +18,8 @@ public enum UJIIndoorLoc {
     ///
     /// Throws on the first problem, naming its line and column: a header that is not
     /// `WAP001…WAPnnn` plus the nine trailing columns, a line with another number of fields, a field
-    /// that is not a number, or an RSSI that is neither ≤ 0 dBm nor 100 ("not detected").
+    /// that is not a number (RSSI, coordinates) or an integer (the other columns), or an RSSI that
+    /// is neither ≤ 0 dBm nor 100 ("not detected"). A row that hears nothing is kept, with no readings.
     public static func parse(_ bytes: [UInt8]) throws(UJIIndoorLocError) -> [UJIIndoorLocSample] {
         var cursor = CSVLineCursor(bytes)
         guard let header = cursor.nextLine() else {
@@ -30,12 +34,12 @@ public enum UJIIndoorLoc {
             var fields = CSVFieldReader(line: line, lineNumber: cursor.lineNumber, names: names)
             var readings: [Int: Double] = [:]
             for wap in 1...accessPoints {
-                let rssi = try fields.integer()
-                if rssi == notDetected { continue }
+                let rssi = try fields.decimal()
+                if rssi == Double(notDetected) { continue }
                 guard rssi <= 0 else {
-                    throw fields.error("RSSI \(rssi) is neither ≤ 0 dBm nor \(notDetected) (not detected)")
+                    throw fields.error("RSSI \(rssi.formatted) is neither ≤ 0 dBm nor \(notDetected) (not detected)")
                 }
-                readings[wap] = Double(rssi)
+                readings[wap] = rssi
             }
             samples.append(UJIIndoorLocSample(
                 readings: readings,
@@ -74,4 +78,9 @@ public enum UJIIndoorLoc {
         let digits = String(number)
         return "WAP" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
+}
+
+extension Double {
+    /// `50` for 50.0, `50.5` otherwise: an RSSI as the file most likely wrote it.
+    fileprivate var formatted: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

@@ -80,6 +80,43 @@ struct UJIIndoorLocTests {
         #expect(error.description.contains("RSSI 50"))
     }
 
+    @Test func decimalRSSIIsReadAsWritten() throws {
+        // Published BLE sets average scans: "-53.50"; 100 written as a decimal is still "not heard".
+        let samples = try parse([Self.header, "-53.50,100.00,-.5,1.25,-2.5,3,5,0,0,0,0,0"])
+        #expect(samples.first?.readings == [1: -53.5, 3: -0.5])
+        #expect(samples.first?.floor == 3)
+        #expect(samples.first?.buildingID == 5)
+    }
+
+    @Test func aRowHearingNothingIsKeptWithoutReadings() throws {
+        let samples = try parse([Self.header, "100,100,100,12.5,40.25,-1,7,0,0,0,0,0"])
+        let sample = try #require(samples.first)
+        #expect(sample.readings.isEmpty)
+        #expect(sample.longitude == 12.5)
+        #expect(sample.floor == -1)
+        #expect(sample.buildingID == 7)
+    }
+
+    @Test(arguments: ["-5.3.2", "-", ".", "--5", "-5e1", "", "1234567890123456789"])
+    func aMalformedRSSINamesLineAndColumn(field: String) throws {
+        let error = try #require(failure([Self.header, "-70,\(field),0,1,2,0,0,0,0,0,0,5"]))
+        #expect(error.line == 2)
+        #expect(error.column == 2)
+        #expect(error.description.contains("line 2, column 2 (WAP002)"))
+        #expect(error.description.contains("\"\(field)\" is not a decimal number"))
+    }
+
+    @Test func aPositiveDecimalRSSIIsRejected() throws {
+        let error = try #require(failure([Self.header, "-70,0.5,0,1,2,0,0,0,0,0,0,5"]))
+        #expect(error.column == 2)
+        #expect(error.description.contains("RSSI 0.5"))
+    }
+
+    @Test func aDecimalFloorIsRejectedNamingTheColumn() throws {
+        let error = try #require(failure([Self.header, "-70,100,0,1,2,2.5,0,0,0,0,0,5"]))
+        #expect(error.columnName == "FLOOR")
+    }
+
     @Test func anEmptyFileSaysSo() throws {
         let error = try #require(failure([]))
         #expect(error.line == 1)

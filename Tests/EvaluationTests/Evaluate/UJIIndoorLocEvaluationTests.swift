@@ -61,6 +61,22 @@ import Testing
         #expect(report.details.msPerQuery >= 0)
     }
 
+    @Test func decimalRSSILocalCoordinatesAndAnyNumberingRun() throws {
+        // BLE-style averaged readings, a local frame in metres, floors 3 and 5 of building 7, and a
+        // test row that hears nothing: it is answered by no one and counts as a floor and building miss.
+        let train = folder.path("decimal-train.csv"), test = folder.path("decimal-test.csv")
+        let trainRows = ["-40.25,100,-90.5,1.5,2.5,3,7,0,0,0,0,0", "100,-41.75,100,11.5,2.5,5,7,0,0,0,0,0", "100,100,100,20,20,5,7,0,0,0,0,0"]
+        let testRows = ["-40.5,100,-91,1.5,3.5,3,7,0,0,0,0,0", "100,100,100,11.5,2.5,5,7,0,0,0,0,0"]
+        #expect(FileManager.default.createFile(atPath: train, contents: Data(([Self.header] + trainRows).joined(separator: "\n").utf8)))
+        #expect(FileManager.default.createFile(atPath: test, contents: Data(([Self.header] + testRows).joined(separator: "\n").utf8)))
+        let report = try UJIIndoorLocEvaluation.parse(["--train", train, "--test", test, "--k", "1", "--floor-voters", "1", "--building-voters", "1"]).evaluate()
+        #expect(report.metrics.queries == 2)
+        #expect(report.metrics.unanswered == 1)
+        #expect(abs(report.metrics.mean - 1) < 1e-9)
+        #expect(report.metrics.floorHitRate == 0.5)
+        #expect(report.metrics.buildingHitRate == 0.5)
+    }
+
     @Test func theDefaultIsTheKNNCascadeWithItsSettings() throws {
         let command = try UJIIndoorLocEvaluation.parse(["--train", training, "--test", testing])
         #expect(command.method == .wifiKNN)
@@ -138,6 +154,17 @@ import Testing
         let command = try UJIIndoorLocEvaluation.parse(["--train", path, "--test", testing])
         #expect { try command.evaluate() } throws: { error in
             "\(error)".contains("bad.csv") && "\(error)".contains("line 2, column 3 (WAP003)")
+        }
+    }
+
+    @Test func aMalformedDecimalNamesFileLineAndColumn() throws {
+        let path = folder.path("bad-decimal.csv")
+        let rows = ["-40.5,100,-60,0,0,0,0,0,0,0,0,0", "-40.5,-5.5.5,-60,0,0,0,0,0,0,0,0,0"]
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(([Self.header] + rows).joined(separator: "\n").utf8)))
+        let command = try UJIIndoorLocEvaluation.parse(["--train", training, "--test", path])
+        #expect { try command.evaluate() } throws: { error in
+            "\(error)".contains("bad-decimal.csv") && "\(error)".contains("line 3, column 2 (WAP002)")
+                && "\(error)".contains("\"-5.5.5\"")
         }
     }
 }

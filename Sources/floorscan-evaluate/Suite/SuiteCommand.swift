@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+/// `floorscan-evaluate suite`: the default Wi-Fi method (the settings `ujiindoorloc` uses when given
+/// none) on every dataset of the fingerprint suite, trained on its `train` file and tested on its
+/// `test` file, printed as one Markdown table beside each dataset's kNN reference and published
+/// best. A dataset whose folder is missing is listed as skipped; one that cannot be read stops the
+/// run with the error naming its file, line and column.
+struct SuiteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suite",
+        abstract: "The default method over the whole fingerprint suite; prints one Markdown table."
+    )
+
+    @Option(help: "The fingerprint-suite folder (default: fingerprint-suite in $FLOORSCAN_DATA or ../shared/data).")
+    var data: String = PublicData.path("fingerprint-suite")
+
+    @Option(help: "Only these datasets (folder names, e.g. TUT3); repeat for several. Default: all eight.")
+    var only: [String] = []
+
+    @Option(help: "Also write each dataset's full JSON report (as `ujiindoorloc` prints it) into this folder.")
+    var reports: String?
+
+    func validate() throws {
+        let known = Set(SuiteDataset.all.map(\.name))
+        for name in only where !known.contains(name) {
+            throw ValidationError("unknown dataset \(name); the suite holds \(SuiteDataset.all.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let rows = try evaluate()
+        print(SuiteTable(rows: rows).markdown, terminator: "")
+    }
+
+    /// One row per chosen dataset, in the suite's order.
+    /// - Throws: `UJIIndoorLocEvaluationError` naming the file that could not be read or parsed,
+    ///   or the error of writing a report.
+    func evaluate() throws -> [SuiteTable.Row] {
+        let chosen = SuiteDataset.all.filter { only.isEmpty || only.contains($0.name) }
+        let exists = { FileManager.default.fileExists(atPath: $0) }
+        return try chosen.map { dataset in
+            let folder = "\(data)/\(dataset.name)"
+            guard let train = SuiteDataset.file("train", in: folder, exists: exists),
+                  let test = SuiteDataset.file("test", in: folder, exists: exists)
+            else { return SuiteTable.Row(dataset: dataset, report: nil) }
+            let report = try UJIIndoorLocEvaluation.parse(["--train", train, "--test", test]).evaluate()
+            if let reports { try write(report, to: "\(reports)/\(dataset.name).json") }
+            return SuiteTable.Row(dataset: dataset, report: report)
+        }
+    }
+
+    private func write(_ report: UJIIndoorLocReport, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    }
+}
