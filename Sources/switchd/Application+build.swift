@@ -32,11 +32,13 @@ func buildApplication(
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
+    let connections = ConnectionTable(
+        limit: settings.maxConnections, overflow: DescriptorLimit.overflow, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger
+    )
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: Feeds(), adminFiles: adminFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger
+        authThrottle: authThrottle, clock: clock, logger: logger, connections: connections
     )
-    let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
         server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: tls),
@@ -71,17 +73,19 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes (`logger` for what they log outside a request), behind the metrics, response-header, error, body-limit and auth middleware. A route
+/// Every controller's routes (`logger` for what they log outside a request; `connections` to
+/// refuse requests on overflow connections, see ``OverloadMiddleware``), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd")
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), connections: ConnectionTable? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: OverloadMiddleware(table: connections))
     // Before anything that asks for a token: the page itself is public, its API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))

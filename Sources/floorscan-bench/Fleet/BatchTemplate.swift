@@ -16,8 +16,8 @@ struct BatchTemplate: Sendable {
 
     private static let revisionPlaceholder = 987_654_321
 
-    init(scannerID: ScannerID, readings: Int) throws {
-        let floor = SimulatedFloor.demo()
+    /// Readings of `floor`'s access points and beacons, alternating.
+    init(scannerID: ScannerID, readings: Int, floor: SimulatedFloor) throws {
         let placeholders = (0...readings).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0 + 1))! }
         let now = Date()
         let measurements = (0..<readings).map { index -> Measurement in

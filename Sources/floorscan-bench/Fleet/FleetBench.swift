@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Harness
 import NIOHTTP1
+import Positioning
 import ScanContract
 
 /// N simulated scanners on one switchd (a child process, loopback HTTP), each holding its switch
@@ -137,6 +138,7 @@ struct FleetBench {
         }
         let first = locations[0]
         let readings = readings
+        let simulated = SimulatedFloor.demo()
         let fleet = try await withThrowingTaskGroup(of: SimulatedScanner.self) { group in
             var fleet: [SimulatedScanner] = []
             for index in 0..<scanners {
@@ -148,7 +150,7 @@ struct FleetBench {
                     let on = try await call(
                         .PATCH, "/v1/scanners/\(id)/switch", SwitchPatch(scanning: true, mode: .survey, locationID: .set(first)), as: ScanSwitch.self
                     )
-                    return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: try BatchTemplate(scannerID: id, readings: readings))
+                    return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: try BatchTemplate(scannerID: id, readings: readings, floor: simulated))
                 }
             }
             for try await scanner in group { fleet.append(scanner) }
