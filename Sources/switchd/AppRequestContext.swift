@@ -13,9 +13,12 @@ struct AppRequestContext: RequestContext {
     /// The peer's IP address, what failed authentications are throttled by; "unknown" when the
     /// channel has none (in-process tests).
     let clientAddress: String
+    /// The connection the request came on, as the ``ConnectionTable`` keys it.
+    let connection: ObjectIdentifier
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        connection = ObjectIdentifier(source.channel)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         maxUploadSize = Settings.defaultMaxBodyBytes
     }

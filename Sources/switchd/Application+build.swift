@@ -47,11 +47,13 @@ func buildApplication(
         settings: settings.mqtt, tls: mqttTLS, database: database, hub: hub, feeds: feeds, metrics: metrics, logger: logger, clock: clock,
         status: mqttStatus
     )
+    let connections = ConnectionTable(
+        limit: settings.maxConnections, overflow: DescriptorLimit.overflow, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger
+    )
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status
+        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, connections: connections
     )
-    let connections = ConnectionTable(limit: settings.maxConnections, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger)
     var app = Application(
         router: router,
         server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: tls),
@@ -105,17 +107,20 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes (`logger` for what they log outside a request), behind the metrics, response-header, error, body-limit and auth middleware. A route
+/// Every controller's routes (`logger` for what they log outside a request; `connections` to
+/// refuse requests on overflow connections, see ``OverloadMiddleware``), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil
+    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
+    connections: ConnectionTable? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: OverloadMiddleware(table: connections))
     // Before anything that asks for a token: the pages themselves are public, their API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: AdminFilesMiddleware(files: visitFiles, prefix: "/visit/", page: "visit"))

@@ -12,12 +12,15 @@ struct BatchTemplate: Sendable {
     /// Per gap between pieces: a fresh UUID, or the revision.
     private let slots: [Slot]
 
-    private enum Slot { case uuid, revision }
+    private enum Slot { case uuid, revision, scanner }
 
     private static let revisionPlaceholder = 987_654_321
+    private static let scannerPlaceholder = "scanner-placeholder"
 
-    init(scannerID: ScannerID, readings: Int) throws {
-        let floor = SimulatedFloor.demo()
+    /// Readings of `floor`'s access points and beacons, alternating; one template serves every
+    /// scanner (its ID is filled in too).
+    init(readings: Int, floor: SimulatedFloor) throws {
+        let scannerID = try ScannerID(Self.scannerPlaceholder)
         let placeholders = (0...readings).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0 + 1))! }
         let now = Date()
         let measurements = (0..<readings).map { index -> Measurement in
@@ -34,7 +37,8 @@ struct BatchTemplate: Sendable {
         var pieces: [String] = []
         var slots: [Slot] = []
         // Cut at each placeholder in the order it appears.
-        let marks = placeholders.map { ($0.uuidString, Slot.uuid) } + [(String(Self.revisionPlaceholder), Slot.revision)]
+        let marks = placeholders.map { ($0.uuidString, Slot.uuid) }
+            + [(String(Self.revisionPlaceholder), Slot.revision), ("\"\(Self.scannerPlaceholder)\"", Slot.scanner)]
         while let (range, slot) = marks.compactMap({ mark -> (Range<String.Index>, Slot)? in
             text.range(of: mark.0, options: .caseInsensitive).map { ($0, mark.1) }
         }).min(by: { $0.0.lowerBound < $1.0.lowerBound }) {
@@ -43,19 +47,20 @@ struct BatchTemplate: Sendable {
             text = String(text[range.upperBound...])
         }
         pieces.append(text)
-        guard slots.count == readings + 2 else { throw HarnessError("batch template: found \(slots.count) placeholders, expected \(readings + 2)") }
+        guard slots.count == readings + 3 else { throw HarnessError("batch template: found \(slots.count) placeholders, expected \(readings + 3)") }
         self.pieces = pieces
         self.slots = slots
     }
 
-    /// A new batch (fresh batch and reading IDs) under `revision`.
-    func body(revision: Int) -> Data {
+    /// A new batch of `scanner` (fresh batch and reading IDs) under `revision`.
+    func body(scanner: ScannerID, revision: Int) -> Data {
         var text = pieces[0]
         text.reserveCapacity(pieces.reduce(0) { $0 + $1.utf8.count } + slots.count * 36)
         for (slot, piece) in zip(slots, pieces.dropFirst()) {
             switch slot {
             case .uuid: text += UUID().uuidString
             case .revision: text += String(revision)
+            case .scanner: text += "\"\(scanner)\""
             }
             text += piece
         }

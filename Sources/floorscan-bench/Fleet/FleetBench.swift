@@ -2,12 +2,15 @@ import Dispatch
 import Foundation
 import Harness
 import NIOHTTP1
+import Positioning
 import ScanContract
 
 /// N simulated scanners on one switchd (a child process, loopback HTTP), each holding its switch
 /// long-poll and, in the load phase, posting a batch of `readings` every `interval`. Measures
 /// switchd's CPU and memory with the fleet idle and under load, the time a flip takes to reach
 /// its scanner in both, how many of the offered readings were stored, and upload latency.
+/// Each scanner holds two connections (its long-poll, its upload), so switchd runs with
+/// `--max-connections` 2N + 100 (lowered by switchd itself to fit an open-file limit).
 struct FleetBench {
     var scanners: Int
     var readings: Int
@@ -44,7 +47,7 @@ struct FleetBench {
     func run(in folder: TemporaryFolder) async throws -> Result {
         let label = "switchd-fleet-\(scanners)"
         let switchd = try await SwitchdInstance.start(
-            in: folder, arguments: ["--log-level", "warning"], label: label, stateName: label, openFileLimit: openFileLimit
+            in: folder, arguments: ["--log-level", "warning", "--max-connections", String(scanners * 2 + 100)], label: label, stateName: label, openFileLimit: openFileLimit
         )
         defer { switchd.process.signal(SIGKILL) }
         return try await withFleetHTTP(baseURL: switchd.baseURL, connections: scanners * 2 + 64) { http in
@@ -136,7 +139,7 @@ struct FleetBench {
             locations.append(try await call(.POST, "/v1/locations", NewLocation(roomID: room.id, x: x, y: 3), as: Location.self).id)
         }
         let first = locations[0]
-        let readings = readings
+        let template = try BatchTemplate(readings: readings, floor: SimulatedFloor.demo())
         let fleet = try await withThrowingTaskGroup(of: SimulatedScanner.self) { group in
             var fleet: [SimulatedScanner] = []
             for index in 0..<scanners {
@@ -148,7 +151,7 @@ struct FleetBench {
                     let on = try await call(
                         .PATCH, "/v1/scanners/\(id)/switch", SwitchPatch(scanning: true, mode: .survey, locationID: .set(first)), as: ScanSwitch.self
                     )
-                    return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: try BatchTemplate(scannerID: id, readings: readings))
+                    return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: template)
                 }
             }
             for try await scanner in group { fleet.append(scanner) }

@@ -74,7 +74,7 @@ final class SimulatedScanner: Sendable {
             }
             let counted = tally.measuring.load(ordering: .relaxed)
             if counted { tally.update { $0.offered += readings } }
-            let body = template.body(revision: revision.load(ordering: .relaxed))
+            let body = template.body(scanner: id, revision: revision.load(ordering: .relaxed))
             while !Task.isCancelled {
                 let sent = DispatchTime.now().uptimeNanoseconds
                 do {

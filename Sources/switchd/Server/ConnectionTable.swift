@@ -9,13 +9,18 @@ import Synchronization
 /// Below the limit every connection is accepted. At the limit, the connection that has been
 /// idle longest (no request in progress: never sent one, or between requests) is closed to make
 /// room; a connection with a request in progress (a long-poll, a live feed, an upload) is never
-/// closed for this. When every connection is busy, new ones wait in the kernel's backlog until
-/// one ends. Reaching the limit is counted (`switchd_connection_limit_reached_total`) and logged
-/// once per episode: again only after the count has fallen to three quarters of the limit.
+/// closed for this. When every connection is busy, up to `overflow` more are accepted to be
+/// refused: each gets one answer (`/healthz` as usual, so health checks keep working; anything
+/// else 503 `overloaded` with `Retry-After`, see ``OverloadMiddleware``) and is then closed.
+/// Past that, new connections wait in the kernel's backlog until one ends. Reaching the limit is
+/// counted (`switchd_connection_limit_reached_total`) and logged once per episode: again only
+/// after the count has fallen to three quarters of the limit.
 final class ConnectionTable: Sendable {
     let limit: Int
+    /// Connections accepted past `limit` only to be answered once and closed.
+    let overflow: Int
     private let logger: Logger
-    private let metrics: ConnectionMetrics
+    let metrics: ConnectionMetrics
     private let state = Mutex(State())
 
     private struct State {
@@ -24,17 +29,22 @@ final class ConnectionTable: Sendable {
         /// Increases each time a connection becomes idle: the smallest is the one idle longest.
         var idleTicket: UInt64 = 0
         var limitLogged = false
+        /// Connections closed to make room whose close has not been counted yet: room is coming.
+        var closingForRoom = 0
     }
 
     private struct Connection {
         let channel: any Channel
         var requestsInProgress = 0
         var idleSince: UInt64
+        /// Accepted past the limit: answered once, then closed.
+        var overflow = false
     }
 
-    init(limit: Int, metrics: ConnectionMetrics, logger: Logger) {
+    init(limit: Int, overflow: Int = 0, metrics: ConnectionMetrics, logger: Logger) {
         precondition(limit > 0, "the connection limit must be positive")
         self.limit = limit
+        self.overflow = overflow
         self.metrics = metrics
         self.logger = logger
     }
@@ -55,6 +65,7 @@ final class ConnectionTable: Sendable {
     func released() {
         let open = state.withLock { state in
             state.open -= 1
+            state.closingForRoom = max(0, state.closingForRoom - 1)
             if state.open <= limit * 3 / 4 { state.limitLogged = false }
             return state.open
         }
@@ -62,35 +73,64 @@ final class ConnectionTable: Sendable {
     }
 
     /// Whether another connection may be accepted now. At the limit, closes the connection idle
-    /// longest (its close makes room and accepting resumes) and answers false.
+    /// longest (its close makes room and accepting resumes) and answers false; with none idle,
+    /// answers true while there is overflow room (the connection will be refused), else false.
+    /// While a connection closed for room is still closing, answers false: the room is coming.
     func hasRoom() -> Bool {
-        let (evicted, open, firstTime): ((any Channel)?, Int, Bool) = state.withLock { state in
-            guard state.open >= limit else { return (nil, state.open, false) }
-            let idlest = state.connections.values.filter { $0.requestsInProgress == 0 }.min { $0.idleSince < $1.idleSince }
-            if let idlest { state.connections[ObjectIdentifier(idlest.channel)] = nil }
+        enum Decision { case accept, wait, evict(any Channel) }
+        let (decision, open, firstTime): (Decision, Int, Bool) = state.withLock { state in
+            guard state.open >= limit else { return (.accept, state.open, false) }
             let firstTime = !state.limitLogged
             state.limitLogged = true
-            return (idlest?.channel, state.open, firstTime)
+            let idle = state.connections.values.filter { $0.requestsInProgress == 0 && !$0.overflow }
+            if let victim = idle.min(by: { $0.idleSince < $1.idleSince }) {
+                state.connections[ObjectIdentifier(victim.channel)] = nil
+                state.closingForRoom += 1
+                return (.evict(victim.channel), state.open, firstTime)
+            }
+            // Overflow connections are never closed for room: one that looks idle may have sent
+            // its request already, unread; each closes after its one answer, or at the idle timeout.
+            if state.closingForRoom > 0 { return (.wait, state.open, firstTime) }
+            return (state.open < limit + overflow ? .accept : .wait, state.open, firstTime)
         }
         guard open >= limit else { return true }
         metrics.limitReached.increment()
         if firstTime {
-            logger.warning(
-                evicted == nil
-                    ? "Connection limit reached and every connection is busy: new connections wait in the backlog"
-                    : "Connection limit reached: closing the connections idle longest to make room",
-                metadata: ["open": "\(open)", "limit": "\(limit)"]
-            )
+            if case .evict = decision {
+                logger.warning("Connection limit reached: closing the connections idle longest to make room", metadata: [
+                    "open": "\(open)", "limit": "\(limit)",
+                ])
+            } else {
+                logger.warning(
+                    "Connection limit reached and every connection is busy: new connections are answered 503 overloaded (health checks still 200), then wait in the backlog",
+                    metadata: ["open": "\(open)", "limit": "\(limit)", "overflow": "\(overflow)"]
+                )
+            }
         }
-        evicted?.close(promise: nil)
-        return false
+        switch decision {
+        case .accept: return true
+        case .wait: return false
+        case .evict(let channel):
+            channel.close(promise: nil)
+            return false
+        }
+    }
+
+    /// Whether `connection` (a channel's `ObjectIdentifier`) was accepted past the limit, to be
+    /// answered once and closed.
+    func isOverflow(_ connection: ObjectIdentifier) -> Bool {
+        state.withLock { $0.connections[connection]?.overflow ?? false }
     }
 
     /// Starts tracking an accepted connection's requests; it is idle until its first request.
+    /// One accepted while `limit` connections within the limit are tracked is an overflow one.
     func track(_ channel: any Channel) {
         state.withLock { state in
             state.idleTicket += 1
-            state.connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: state.idleTicket)
+            // Counted from the table, not `open`: accepting runs ahead of `accepted()`, and
+            // connections closed for room leave the table at once.
+            let withinLimit = state.connections.values.count { !$0.overflow }
+            state.connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: state.idleTicket, overflow: withinLimit >= limit)
         }
     }
 
@@ -103,17 +143,20 @@ final class ConnectionTable: Sendable {
         state.withLock { $0.connections[ObjectIdentifier(channel)]?.requestsInProgress += 1 }
     }
 
-    /// A request's answer has been written.
-    func requestEnded(on channel: any Channel) {
+    /// A request's answer has been written. Returns whether the connection is an overflow one,
+    /// to be closed now.
+    @discardableResult
+    func requestEnded(on channel: any Channel) -> Bool {
         state.withLock { state in
             let key = ObjectIdentifier(channel)
-            guard var connection = state.connections[key] else { return }
+            guard var connection = state.connections[key] else { return false }
             connection.requestsInProgress = max(0, connection.requestsInProgress - 1)
             if connection.requestsInProgress == 0 {
                 state.idleTicket += 1
                 connection.idleSince = state.idleTicket
             }
             state.connections[key] = connection
+            return connection.overflow
         }
     }
 }
@@ -124,9 +167,13 @@ struct ConnectionMetrics: Sendable {
     let open: CoreMetrics.Gauge
     /// `switchd_connection_limit_reached_total`: times a connection found the limit reached.
     let limitReached: CoreMetrics.Counter
+    /// `switchd_connections_refused_total`: requests answered 503 `overloaded` on an overflow
+    /// connection.
+    let refused: CoreMetrics.Counter
 
     init(factory: any MetricsFactory) {
         open = CoreMetrics.Gauge(label: "switchd_connections_open", factory: factory)
         limitReached = CoreMetrics.Counter(label: "switchd_connection_limit_reached_total", factory: factory)
+        refused = CoreMetrics.Counter(label: "switchd_connections_refused_total", factory: factory)
     }
 }

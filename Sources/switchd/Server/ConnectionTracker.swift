@@ -2,7 +2,8 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Tells the ``ConnectionTable`` when a connection's requests start and end, so it knows which
-/// connections are idle. Sits after HTTP decoding; passes everything through unchanged.
+/// connections are idle, and closes an overflow connection once its one answer is written.
+/// Sits after HTTP decoding; passes everything through unchanged.
 final class ConnectionTracker: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -36,10 +37,15 @@ final class ConnectionTracker: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            table.requestEnded(on: context.channel)
+        guard case .end = unwrapOutboundIn(data), table.requestEnded(on: context.channel) else {
+            context.write(data, promise: promise)
+            return
         }
+        // An overflow connection gets one answer, then makes room.
+        let channel = context.channel
         context.write(data, promise: promise)
+        context.flush()
+        channel.close(promise: nil)
     }
 }
 

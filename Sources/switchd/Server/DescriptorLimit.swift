@@ -14,6 +14,9 @@ struct DescriptorLimit: Sendable {
     /// Descriptors kept for everything but connections: the database and its WAL (one per
     /// pooled connection), the event loops' epoll and event descriptors, standard streams, logs.
     static let reserved = 64
+    /// Connections accepted past the limit, when every connection is busy, only to be answered
+    /// once (503, or `/healthz`) and closed (``ConnectionTable``); kept out of the limit too.
+    static let overflow = 16
 
     static func current() -> DescriptorLimit {
         var limit = rlimit()
@@ -28,11 +31,11 @@ struct DescriptorLimit: Sendable {
         return DescriptorLimit(soft: Int(clamping: limit.rlim_cur))
     }
 
-    /// `requested`, lowered (with a notice) so that that many connections leave ``reserved``
-    /// descriptors free; never below 1.
+    /// `requested`, lowered (with a notice) so that that many connections and ``overflow`` more
+    /// leave ``reserved`` descriptors free; never below 1.
     func connectionLimit(requested: Int, logger: Logger) -> Int {
-        guard let soft, requested > soft - Self.reserved else { return requested }
-        let lowered = max(1, soft - Self.reserved)
+        guard let soft, requested > soft - Self.reserved - Self.overflow else { return requested }
+        let lowered = max(1, soft - Self.reserved - Self.overflow)
         logger.notice("--max-connections lowered to fit the open-file limit (raise LimitNOFILE= or ulimit -n to allow more)", metadata: [
             "requested": "\(requested)", "maxConnections": "\(lowered)", "openFileLimit": "\(soft)",
         ])
