@@ -822,9 +822,10 @@ function wire() {
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);
-  on('geo-form', 'submit', (event) => geoReference.addTyped(event));
-  on('geo-save', 'click', () => geoReference.save());
-  on('geo-forget', 'click', () => geoReference.forget());
+  // Each change of the control points is drawn on the plan at once.
+  on('geo-form', 'submit', (event) => { geoReference.addTyped(event); renderPlan(); });
+  on('geo-save', 'click', async () => { await geoReference.save(); renderPlan(); });
+  on('geo-forget', 'click', async () => { await geoReference.forget(); renderPlan(); });
   for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', toolChanged);
   toolChanged();
 }
