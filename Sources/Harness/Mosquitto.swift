@@ -14,21 +14,46 @@ public final class MosquittoBroker: @unchecked Sendable {
     private let lock = NSLock()
     private var process: ManagedProcess?
 
-    /// Starts the broker and returns once it accepts connections.
+    /// A user the broker accepts, and no one else.
+    public struct Login: Sendable {
+        public var username: String
+        public var password: String
+        public init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
+    }
+
+    /// Starts the broker and returns once it accepts connections: plain MQTT with anonymous
+    /// access by default; MQTT over TLS presenting `tls`; only `login` when one is given
+    /// (its password file made with Debian's `mosquitto_passwd`).
     ///
     /// - Throws: ``HarnessError`` when Mosquitto is not installed (`apt install mosquitto
     ///   mosquitto-clients`; scripts/lib.sh installs them) or does not listen within 30 s.
-    public init() async throws {
+    public init(tls: SelfSignedCertificate? = nil, login: Login? = nil) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw HarnessError("no \(Self.executable): install Debian's mosquitto and mosquitto-clients (scripts/lib.sh floorscan_install_deps does)")
         }
         folder = try TemporaryFolder("mosquitto")
         port = try freeLoopbackPort()
+        var access = "allow_anonymous true"
+        if let login {
+            let passwords = folder.path("passwords")
+            let made = try await runToEnd(
+                at: URL(fileURLWithPath: "/usr/bin/mosquitto_passwd"), ["-b", "-c", passwords, login.username, login.password]
+            )
+            guard made.status == 0 else { throw HarnessError("mosquitto_passwd: \(made.standardError)") }
+            access = "allow_anonymous false\npassword_file \(passwords)"
+        }
+        let encryption = tls.map { "certfile \($0.certificatePath)\nkeyfile \($0.keyPath)\n" } ?? ""
+        // Run as whoever runs the tests: started as root, Mosquitto would otherwise switch to its
+        // own user once it has read a password file, and then could not write into the folder.
+        let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) }.map { "user \($0)\n" } ?? ""
         // No cap on a subscriber's queue: Mosquitto's default (1000) drops QoS 1 messages for a
         // subscriber slower than a burst, which is the broker's choice, not the publisher's loss.
         let config = """
             listener \(port) 127.0.0.1
-            allow_anonymous true
+            \(user)\(encryption)\(access)
             persistence false
             max_queued_messages 0
             log_dest file \(folder.path("mosquitto.log"))

@@ -7,19 +7,14 @@ import Testing
 /// does not is refused at the handshake, and plain HTTP gets nothing.
 @Suite("End to end: HTTPS", .serialized)
 struct TLSTests {
-    static let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
     static let curl = URL(fileURLWithPath: "/usr/bin/curl")
 
     @Test func switchdServesHTTPSToAClientThatTrustsItsCertificate() async throws {
         let folder = try TemporaryFolder("tls")
         defer { folder.remove() }
-        let certificate = folder.path("switchd.crt")
-        let key = folder.path("switchd.key")
-        let made = try await runToEnd(at: Self.openssl, [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-        ])
-        #expect(made.status == 0, "\(made.standardError)")
+        let made = try await SelfSignedCertificate.make("switchd", in: folder)
+        let certificate = made.certificatePath
+        let key = made.keyPath
         let switchd = try await SwitchdInstance.start(in: folder, arguments: ["--tls-certificate", certificate, "--tls-key", key])
         defer { switchd.process.signal(SIGKILL) }
         #expect(switchd.process.outputLines.contains { $0.hasPrefix("switchd listening on https://") })

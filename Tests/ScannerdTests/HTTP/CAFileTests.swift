@@ -9,18 +9,10 @@ import Testing
 /// that is no certificate stops it before any request.
 @Suite("scannerd's HTTPS trust (--ca-file)", .serialized)
 struct CAFileTests {
-    static let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
-
-    /// Makes a self-signed P-256 certificate for 127.0.0.1 and its key in `folder`.
+    /// A self-signed certificate for 127.0.0.1 and its key in `folder`.
     private func selfSigned(_ name: String, in folder: TemporaryFolder) async throws -> (certificate: String, key: String) {
-        let certificate = folder.path("\(name).crt")
-        let key = folder.path("\(name).key")
-        let made = try await runToEnd(at: Self.openssl, [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-        ])
-        try #require(made.status == 0, "\(made.standardError)")
-        return (certificate, key)
+        let made = try await SelfSignedCertificate.make(name, in: folder)
+        return (made.certificatePath, made.keyPath)
     }
 
     @Test func switchdsOwnCertificateIsTrustedAndNothingElse() async throws {
