@@ -23,7 +23,11 @@ struct AdvertisementBench {
         var cpu: Duration
         var wall: Duration
 
-        var microsecondsPerAdvertisement: Double { cpu / .microseconds(1) / Double(max(advertisements, 1)) }
+        var microsecondsPerAdvertisement: Double {
+            // In two steps: Swift 6.2.3 cannot type the chained division.
+            let microseconds: Double = cpu / .microseconds(1)
+            return microseconds / Double(max(advertisements, 1))
+        }
 
         /// Percent of one core at `rate` advertisements per second.
         func percentOfCore(at rate: Int) -> Double { microsecondsPerAdvertisement * Double(rate) / 10_000 }
