@@ -161,8 +161,13 @@ struct MQTTPublisherTests {
         defer { folder.remove() }
         let broker = try await MosquittoBroker()
         let readings = "floorscan/scanners/default/measurements"
-        let watcher = try await MQTTWatcher(port: broker.port, topics: [readings, "floorscan/scanners/default/availability"], folder: folder)
+        let watcher = try await MQTTWatcher(
+            port: broker.port, topics: [readings, "floorscan/scanners/default/availability", "floorscan/scanners/default/switch"], folder: folder
+        )
         try await withMQTTSwitchd(broker: broker, configure: { $0.publishesMeasurements = true }) { switchd in
+            // Readings are live at QoS 0: those stored before the connection has published its
+            // state (the retained switch comes then) are not sent.
+            _ = try await watcher.waitFor("floorscan/scanners/default/switch")
             let on = try await switchd.client.patchSwitch(SwitchPatch(scanning: true, storeData: true))
             let batch = Readings.batch([Readings.wifi(rssi: -61), Readings.wifi(rssi: -62, at: 1)], revision: on.revision)
             let stored = try await switchd.client.send("POST", "/v1/measurements", json: batch)
