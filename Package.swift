@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "floorscan-bench",
             dependencies: [
-                "ScanContract", "Positioning", "Harness",
+                "ScanContract", "Positioning", "Harness", "DaemonSupport",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The fleet benchmark's client: thousands of connections from one process.

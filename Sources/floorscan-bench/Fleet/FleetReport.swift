@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 
 /// Prints a fleet run's figures for people, then one JSON line for machines.
@@ -43,9 +44,3 @@ struct FleetReport {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

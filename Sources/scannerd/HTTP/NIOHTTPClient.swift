@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DaemonSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -157,20 +158,6 @@ extension HTTPTransportError {
         default:
             self.init(code: .cannotLoadFromNetwork, reason: "\(error)")
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as Foundation's time intervals count.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

@@ -12,19 +12,13 @@ function item(text, className) {
   return li;
 }
 
-/** "not configured" when MQTT is off (`enabled: false`, or a 404 from a switchd without MQTT). */
+/** "not configured" when MQTT is off (`enabled: false`); switchd always answers this route. */
 async function mqttText(api) {
-  let mqtt;
-  try {
-    mqtt = await api.get('/v1/integrations/mqtt');
-  } catch (error) {
-    if (error.status === 404) return { text: 'MQTT: not configured.', isError: false };
-    throw error;
-  }
-  if (mqtt && mqtt.enabled === false) return { text: 'MQTT: not configured.', isError: false };
-  const broker = mqtt && mqtt.broker ? ` ${mqtt.broker}` : '';
-  if (mqtt && mqtt.connected === true) return { text: `MQTT: connected to${broker}.`, isError: false };
-  const why = mqtt && mqtt.lastError ? ` (${mqtt.lastError})` : '';
+  const mqtt = await api.get('/v1/integrations/mqtt');
+  if (mqtt.enabled === false) return { text: 'MQTT: not configured.', isError: false };
+  const broker = mqtt.broker ? ` ${mqtt.broker}` : '';
+  if (mqtt.connected === true) return { text: `MQTT: connected to${broker}.`, isError: false };
+  const why = mqtt.lastError ? ` (${mqtt.lastError})` : '';
   return { text: `MQTT: not connected to${broker}${why}.`, isError: true };
 }
 

@@ -1,3 +1,4 @@
+import DaemonSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -49,13 +50,6 @@ struct MQTTConnection: Sendable {
         } catch {
             // Already closed: nothing more to do.
         }
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 

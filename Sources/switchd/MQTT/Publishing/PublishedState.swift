@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import ScanContract
 
@@ -41,8 +42,3 @@ struct PublishedState: Sendable {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
