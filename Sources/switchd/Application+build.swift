@@ -69,6 +69,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    if let keep = settings.keepHistory {
+        app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
+    }
     for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
         app.addServices(service)
     }

@@ -38,4 +38,6 @@ struct Settings: Sendable {
     var webhookRetry = WebhookRetryPolicy()
     /// Where to publish over MQTT; nil publishes nothing.
     var mqtt: MQTTSettings?
+    /// How long history is kept (``HistoryRetentionService``); nil keeps it for ever.
+    var keepHistory: Duration?
 }

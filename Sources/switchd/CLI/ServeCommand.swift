@@ -52,6 +52,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
     var webhookMaxAttempts = WebhookRetryPolicy.defaultMaxAttempts
+    @Option(help: ArgumentHelp(
+        "Days of history to keep; older history is deleted every hour. (default: kept for ever)",
+        discussion: "Goes: readings taken in locate mode, positions, tag positions and sightings, presence events and finished webhook deliveries. Stays: survey readings (the radio map), each scanner's and tag's latest position, each tag's latest sighting, and deliveries still pending."
+    ))
+    var keepDays: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel: Logger.Level = .info
     @Option(help: ArgumentHelp(
         "A file holding the admin bearer token to accept (stored as an admin token if new).",
@@ -81,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
+        if let keepDays, keepDays < 1 {
+            throw ArgumentParser.ValidationError("--keep-days must be at least 1, got \(keepDays)")
+        }
         guard idleTimeout > 0, idleTimeout.isFinite else {
             throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
         }
@@ -104,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
             dwell: .milliseconds(Int64((presenceDwell * 1000).rounded())), awayAfter: .milliseconds(Int64((awayAfter * 1000).rounded(.up)))
         )
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
+        configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()
