@@ -387,7 +387,7 @@ function renderCoverage() {
   const counts = { none: 0, unrated: 0, low: 0, mid: 0, high: 0 };
   for (const location of state.locations) counts[coverage(location)] += 1;
   const bands = legend().filter((l) => counts[l.name] > 0).map((l) => `${counts[l.name]} ${l.text}`);
-  $('coverage-summary').textContent = `${state.locations.length} locations: ${bands.join('; ') || 'none yet'}.`;
+  $('coverage-summary').textContent = `${state.locations.length} locations by expected error: ${bands.join('; ') || 'none yet'}.`;
   const next = nextSurvey();
   const where = next && (next.location ? next.location.name : `the point (${next.x.toFixed(1)} m, ${next.y.toFixed(1)} m)`);
   $('survey-next').textContent = next

@@ -27,7 +27,7 @@ export function legend() {
   return [
     { name: 'none', text: 'not surveyed' },
     { name: 'unrated', text: 'surveyed, not rated yet (survey a second location)' },
-    { name: 'low', text: `expected error ≤ ${ERROR_BANDS[0].upTo} m` },
+    { name: 'low', text: `≤ ${ERROR_BANDS[0].upTo} m` },
     { name: 'mid', text: `${ERROR_BANDS[0].upTo}–${ERROR_BANDS[1].upTo} m` },
     { name: 'high', text: `over ${ERROR_BANDS[1].upTo} m` },
   ];
