@@ -49,10 +49,14 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
     /// The raw samples: one entry per survey scan cycle, emitter → RSSI (dBm) as heard in that
     /// cycle (the mean when a cycle heard an emitter more than once).
     public var scans: [[Emitter: Double]]
+    /// How far off positioning here is expected to be, judged by the survey itself
+    /// (``RadioMap/withExpectedErrors(quantile:estimate:)``); nil when not estimated, and absent
+    /// from the JSON then (older maps and older switchd have none).
+    public var expectedError: ExpectedError?
 
     public init(
         locationID: Int64, floorID: Int64, roomID: Int64, x: Double, y: Double,
-        emitters: [EmitterFingerprint] = [], scans: [[Emitter: Double]] = []
+        emitters: [EmitterFingerprint] = [], scans: [[Emitter: Double]] = [], expectedError: ExpectedError? = nil
     ) {
         self.locationID = locationID
         self.floorID = floorID
@@ -61,9 +65,10 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
         self.y = y
         self.emitters = emitters
         self.scans = scans
+        self.expectedError = expectedError
     }
 
-    enum CodingKeys: String, CodingKey { case locationID, floorID, roomID, x, y, emitters, scans }
+    enum CodingKeys: String, CodingKey { case locationID, floorID, roomID, x, y, emitters, scans, expectedError }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -88,6 +93,7 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
             }
             return readings
         }
+        expectedError = try c.decodeIfPresent(ExpectedError.self, forKey: .expectedError)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,6 +105,7 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
         try c.encode(y, forKey: .y)
         try c.encode(emitters, forKey: .emitters)
         try c.encode(scans.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.description, $0.value) }) }, forKey: .scans)
+        try c.encodeIfPresent(expectedError, forKey: .expectedError)
     }
 }
 

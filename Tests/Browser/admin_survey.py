@@ -278,6 +278,12 @@ def run(page, workdir):
         raise Failure(f"a location of the geo-referenced floor carries no plausible latitude: {located}")
     page.shot("georeferenced", show="geo-h")
 
+    print("==> before any survey: the legend, and a location marked but not surveyed is where to survey next")
+    if "Expected error" not in page.text("quality-legend") or "survey next" not in page.text("quality-legend"):
+        raise Failure(f"the legend: {page.text('quality-legend')!r}")
+    page.wait("a suggestion of an unsurveyed location", lambda: page.by_id("survey-next").get_attribute("data-location-id")
+              in {str(l["id"]) for l in locations} and page.js("return document.getElementById('survey-next-mark') !== null"))
+
     print("==> survey both locations")
     page.tool("select")
     scanners = [o.get_attribute("value") for o in Select(page.by_id("scanner-select")).options]
@@ -312,6 +318,19 @@ def run(page, workdir):
     dots = page.js("return [...document.querySelectorAll('#plan .location')].map(d => d.getAttribute('class'))")
     if len(dots) != 2 or any(" none" in d for d in dots):
         raise Failure(f"coverage colours after the survey: {dots}")
+
+    print("==> each location coloured by its expected error; where to survey next")
+    def expected_errors():
+        return [page.js(f"return document.querySelector('#location-list li[data-location-id=\"{l['id']}\"]').dataset.expectedError || null")
+                for l in locations]
+    page.wait("an expected error for both locations", lambda: all(expected_errors()), timeout=20)
+    dots = page.js("return [...document.querySelectorAll('#plan .location')].map(d => d.getAttribute('class'))")
+    if not all(any(band in d.split() for band in ("low", "mid", "high")) for d in dots):
+        raise Failure(f"colours by expected error: {dots} (expected errors {expected_errors()})")
+    if not page.text("survey-next").startswith("Survey next:") or not page.js("return document.getElementById('survey-next-mark') !== null"):
+        raise Failure(f"no suggestion after the survey: {page.text('survey-next')!r}")
+    print(f"    expected errors {expected_errors()} m; {page.text('survey-next')}")
+    page.shot("survey-quality", show="survey-next")
 
     print("==> heat map of one access point")
     emitters = [o.get_attribute("value") for o in Select(page.by_id("emitter-select")).options if o.get_attribute("value")]

@@ -146,7 +146,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         )
     }
 
-    private static func samples(in path: String) throws(UJIIndoorLocEvaluationError) -> [UJIIndoorLocSample] {
+    static func samples(in path: String) throws(UJIIndoorLocEvaluationError) -> [UJIIndoorLocSample] {
         do {
             return try UJIIndoorLoc.parse(try DatasetFile.contents(of: path))
         } catch let error as DatasetFile.ReadError {

@@ -7,14 +7,12 @@ import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
 import { loadIntegrations } from './integrations.js';
+import { legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
-/** A location counts as surveyed with this many scan cycles and emitters heard. */
-const GOOD_SCANS = 4;
-const GOOD_EMITTERS = 3;
 /** After the switch turns itself off, the last batch may still be on its way. */
 const SETTLE_MS = 2000;
 
@@ -229,13 +227,19 @@ function mapEntry(locationID) {
   return state.radioMap?.locations.find((l) => l.locationID === locationID);
 }
 
-/** none, some or good: how well the location is surveyed, from the radio map. */
+/** How well the location is surveyed, by its expected error in the radio map (quality.js). */
 function coverage(location) {
-  const entry = mapEntry(location.id);
-  const scans = entry ? entry.scans.length : 0;
-  const emitters = entry ? entry.emitters.length : 0;
-  if (scans === 0) return 'none';
-  return scans >= GOOD_SCANS && emitters >= GOOD_EMITTERS ? 'good' : 'some';
+  return quality(mapEntry(location.id));
+}
+
+/** The location's expected error as the admin reads it, or null. */
+function expectedErrorText(location) {
+  const expected = mapEntry(location.id)?.expectedError;
+  return expected ? `expected error ${expected.metres.toFixed(1)} m` : null;
+}
+
+function nextSurvey() {
+  return suggestNextSurvey(state.locations, mapEntry);
 }
 
 function currentGeometry() {
@@ -262,9 +266,11 @@ function renderPlan() {
     geometry: g,
     imageURL: state.imageURL,
     heatURL: state.heatURL,
+    suggestion: nextSurvey(),
     locations: state.locations.map((location) => ({
       location,
       coverage: coverage(location),
+      detail: expectedErrorText(location),
       chosen: location.id === state.chosen || location.id === state.linkFirst,
       surveying: location.id === state.surveyingLocation,
     })),
@@ -316,11 +322,13 @@ function renderLocations() {
     const item = document.createElement('li');
     item.dataset.locationId = location.id;
     item.dataset.coverage = coverage(location);
+    const entry = mapEntry(location.id);
+    if (entry?.expectedError) item.dataset.expectedError = String(entry.expectedError.metres);
     item.classList.toggle('chosen', location.id === state.chosen);
     const name = document.createElement('span');
     name.className = 'name';
-    const entry = mapEntry(location.id);
-    const summary = entry ? `${entry.scans.length} scans, ${entry.emitters.length} emitters` : 'no readings';
+    const counts = entry ? `${entry.scans.length} scans, ${entry.emitters.length} emitters` : 'no readings';
+    const summary = [counts, expectedErrorText(location)].filter(Boolean).join(', ');
     name.textContent = `${location.name} — ${summary}`;
     const pick = button('Choose', () => choose(location.id));
     pick.setAttribute('aria-pressed', String(location.id === state.chosen));
@@ -360,10 +368,32 @@ function renderLinkControls() {
   }));
 }
 
+/** The plan's legend: a swatch per expected-error band (quality.js), the suggestion and the choice. */
+function renderLegend() {
+  const swatch = (name, text) => {
+    const mark = document.createElement('span');
+    mark.className = `swatch ${name}`;
+    return [mark, ` ${text} `];
+  };
+  $('quality-legend').replaceChildren(
+    'Expected error, the distance 68 % of fixes stay within (each location judged against the rest of the survey):',
+    ...legend().flatMap((l) => swatch(l.name, l.text)),
+    ...swatch('next', 'survey next'),
+    ...swatch('selected', 'chosen'),
+  );
+}
+
 function renderCoverage() {
-  const counts = { none: 0, some: 0, good: 0 };
+  const counts = { none: 0, unrated: 0, low: 0, mid: 0, high: 0 };
   for (const location of state.locations) counts[coverage(location)] += 1;
-  $('coverage-summary').textContent = `${state.locations.length} locations: ${counts.good} surveyed, ${counts.some} thin, ${counts.none} not surveyed.`;
+  const bands = legend().filter((l) => counts[l.name] > 0).map((l) => `${counts[l.name]} ${l.text}`);
+  $('coverage-summary').textContent = `${state.locations.length} locations by expected error: ${bands.join('; ') || 'none yet'}.`;
+  const next = nextSurvey();
+  const where = next && (next.location ? next.location.name : `the point (${next.x.toFixed(1)} m, ${next.y.toFixed(1)} m)`);
+  $('survey-next').textContent = next
+    ? `Survey next: ${where} (${next.reason}${next.metres !== null ? `, expected error ${next.metres.toFixed(1)} m` : ''}), ringed on the plan.`
+    : 'Survey next: add a location on the plan.';
+  $('survey-next').dataset.locationId = next?.location ? String(next.location.id) : '';
   const emitters = new Map();
   for (const entry of state.radioMap?.locations || []) {
     if (entry.floorID !== state.floor?.id) continue;
@@ -831,6 +861,7 @@ function wire() {
 }
 
 wire();
+renderLegend();
 if (sessionStorage.getItem(TOKEN_KEY)) {
   guard(showApp)();
 } else {

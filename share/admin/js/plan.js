@@ -1,5 +1,6 @@
 // Drawing the floor plan: the image, the heat map, links, the route, locations coloured by
-// coverage, the scale marks and the live position, all in one SVG in image pixels.
+// expected error, where to survey next, the scale marks and the live position, all in one SVG in
+// image pixels.
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -72,7 +73,8 @@ export function drawBase(svg, g, imageURL) {
 
 /**
  * Redraws everything from `view`:
- * { geometry, imageURL, heatURL, locations: [{location, coverage, chosen, surveying}],
+ * { geometry, imageURL, heatURL, locations: [{location, coverage, detail, chosen, surveying}],
+ *   suggestion: {x, y, reason} | null (where to survey next, metres),
  *   links: [{from, to}] (same-floor locations), route: [locations], marks: [{x, y}] (pixels),
  *   position: {x, y, accuracyMetres} | null,
  *   fixedScanners: [{scannerID, x, y, receiveOffset}] (this floor's placements),
@@ -112,8 +114,17 @@ export function draw(svg, view) {
       class: classes.join(' '), cx: p.x, cy: p.y, r: unit * 1.1,
       'data-location-id': item.location.id, id: `location-dot-${item.location.id}`,
     }, svg);
-    element('title', {}, dot).textContent = `${item.location.name} (${item.coverage})`;
+    element('title', {}, dot).textContent = `${item.location.name} (${item.detail || item.coverage})`;
     element('text', { class: 'label', x: p.x + unit * 1.4, y: p.y - unit * 0.8 }, svg).textContent = item.location.name;
+  }
+
+  if (view.suggestion) {
+    const p = toPixels(g, view.suggestion.x, view.suggestion.y);
+    const ring = element('g', { class: 'survey-next', id: 'survey-next-mark' }, svg);
+    element('circle', { cx: p.x, cy: p.y, r: unit * 2.2 }, ring);
+    element('line', { x1: p.x - unit * 3, y1: p.y, x2: p.x - unit * 1.6, y2: p.y }, ring);
+    element('line', { x1: p.x + unit * 1.6, y1: p.y, x2: p.x + unit * 3, y2: p.y }, ring);
+    element('title', {}, ring).textContent = `Survey next: ${view.suggestion.reason}`;
   }
 
   for (const scanner of view.fixedScanners || []) {

@@ -1,0 +1,43 @@
+import Foundation
+@testable import Positioning
+import ScanContract
+import Testing
+
+@Suite("The expected error carried in the radio map")
+struct RadioMapExpectedErrorTests {
+    static func ap(_ last: UInt64) -> Emitter { .accessPoint(BSSID(rawValue: 0x02_00_00_00_00_00 | last)) }
+
+    /// A at (0, 0) and B at (3, 4) hear one access point differently; C heard only a beacon; D was
+    /// never surveyed.
+    static let map = RadioMap(
+        floors: [RadioMapFloor(floorID: 1, building: "main", level: 0)],
+        locations: [
+            RadioMapLocation(locationID: 1, floorID: 1, roomID: 1, x: 0, y: 0, scans: [[ap(1): -50], [ap(1): -52]]),
+            RadioMapLocation(locationID: 2, floorID: 1, roomID: 1, x: 3, y: 4, scans: [[ap(1): -80], [ap(1): -78]]),
+            RadioMapLocation(
+                locationID: 3, floorID: 1, roomID: 1, x: 9, y: 9,
+                scans: [[.beacon(BeaconID(uuid: UUID(), major: 1, minor: 1)): -60]]),
+            RadioMapLocation(locationID: 4, floorID: 1, roomID: 1, x: 5, y: 5),
+        ])
+
+    @Test func surveyedLocationsGetOneAndOthersNone() throws {
+        let estimated = Self.map.withExpectedErrors()
+        // Without A, only B is left to find A's scans at, and the other way round: 5 m off.
+        #expect(estimated.locations.map { $0.expectedError?.metres } == [5, 5, nil, nil])
+        #expect(estimated.locations[0].expectedError?.samples == 2)
+    }
+
+    @Test func theJSONCarriesItOnlyWhereThereIsOneAndOldMapsStillDecode() throws {
+        let estimated = Self.map.withExpectedErrors()
+        let json = try JSONCoding.encoder().encode(estimated)
+        #expect(try JSONCoding.decoder().decode(RadioMap.self, from: json) == estimated)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let locations = try #require(object["locations"] as? [[String: Any]])
+        #expect(locations.map { $0["expectedError"] != nil } == [true, true, false, false])
+
+        // A map as switchd wrote it before the field existed.
+        let old = try JSONCoding.encoder().encode(Self.map)
+        #expect(!String(decoding: old, as: UTF8.self).contains("expectedError"))
+        #expect(try JSONCoding.decoder().decode(RadioMap.self, from: old) == Self.map)
+    }
+}
