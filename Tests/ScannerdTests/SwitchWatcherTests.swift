@@ -6,7 +6,7 @@ import Testing
 
 /// The switch watcher against switchd's answers, scripted at the HTTP edge, its retry delays on
 /// a clock the test advances.
-@Suite("Switch watcher", .timeLimit(.minutes(1)))
+@Suite("Switch watcher", .timeLimit(.minutes(3)))
 struct SwitchWatcherTests {
     static let baseURL = URL(string: "http://switchd.invalid:8080")!
 

@@ -5,7 +5,7 @@ import Testing
 @testable import scannerd
 
 /// The radio map is fetched beside scanning, never in its way.
-@Suite("Radio map refresher", .timeLimit(.minutes(1)))
+@Suite("Radio map refresher", .timeLimit(.minutes(3)))
 struct RadioMapRefresherTests {
     static let accessPoint = WiFiObservation(bssid: BSSID(rawValue: 0x0200_0000_0100), ssid: "lab", frequencyMHz: 2412)
 
