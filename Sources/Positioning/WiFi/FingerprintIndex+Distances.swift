@@ -5,8 +5,10 @@ struct SharedRadioDistances {
 }
 
 extension FingerprintIndex {
-    /// Visits only the inverted lists of the radios the scan heard. Radios the survey never heard
-    /// are left out of the scan, as are readings the representation maps to 0; nil when nothing is left.
+    /// Ranks every fingerprint sharing a radio with the scan, visiting the inverted lists of the
+    /// radios it heard: the exhaustive answer that `nearest(_:in:scope:reachRatio:)` must equal
+    /// (tests hold it to that). Radios the survey never heard are left out of the scan, as are
+    /// readings the representation maps to 0; nil when nothing is left.
     func distances(to readings: [Key: Double]) -> SharedRadioDistances? {
         var common = [Double](repeating: 0, count: count)
         var result = SharedRadioDistances()

@@ -31,6 +31,9 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
     let listValue: [Double]
     let listDBm: [Float]
 
+    /// The fingerprints in cells, with their readings, for `nearest(_:in:scope:reachRatio:)`.
+    let cells: FingerprintCells
+
     /// How survey samples become fingerprints.
     public enum Grouping: Hashable, Sendable {
         /// One fingerprint per sample.
@@ -82,6 +85,7 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
         // Pass 2: one fingerprint per group, its entries in radio order.
         var entryColumn: [Int32] = [], entryValue: [Double] = [], entryDBm: [Float] = []
         var entryFingerprint: [Int32] = []
+        var rowStart: [Int32] = [0]
         var readings: [(column: Int32, member: Int, value: Double, rssi: Double)] = []
         for group in Self.groups(of: records, by: grouping) {
             let first = records[group[0]]
@@ -125,22 +129,10 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
                 entryDBm.append(Float(dBm / Double(heard)))
             }
             total.append(sum)
+            rowStart.append(Int32(entryColumn.count))
         }
-        // Counting sort of the entries by radio: one contiguous list per radio.
-        var listStart = [Int32](repeating: 0, count: column.count + 1)
-        for c in entryColumn { listStart[Int(c) + 1] += 1 }
-        for c in 0..<column.count { listStart[c + 1] += listStart[c] }
-        var fill = listStart
-        var listRecord = [Int32](repeating: 0, count: entryColumn.count)
-        var listValue = [Double](repeating: 0, count: entryColumn.count)
-        var listDBm = [Float](repeating: 0, count: entryColumn.count)
-        for (entry, c) in entryColumn.enumerated() {
-            let slot = Int(fill[Int(c)])
-            fill[Int(c)] += 1
-            listRecord[slot] = entryFingerprint[entry]
-            listValue[slot] = entryValue[entry]
-            listDBm[slot] = entryDBm[entry]
-        }
+        // One contiguous list per radio.
+        let layout = RadioListLayout(columns: entryColumn, radioCount: column.count)
         self.buildings = buildings
         self.buildingOf = buildingOf
         self.floorOf = floorOf
@@ -149,10 +141,13 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
         self.locationOf = locationOf
         self.total = total
         self.column = column
-        self.listStart = listStart
-        self.listRecord = listRecord
-        self.listValue = listValue
-        self.listDBm = listDBm
+        listStart = layout.start
+        listRecord = layout.arrange(entryFingerprint, empty: 0)
+        listValue = layout.arrange(entryValue, empty: 0)
+        listDBm = layout.arrange(entryDBm, empty: 0)
+        cells = FingerprintCells(
+            buildingOf: buildingOf, floorOf: floorOf, xOf: xOf, yOf: yOf, total: total,
+            rows: FingerprintRows(start: rowStart, column: entryColumn, value: entryValue), radioCount: column.count)
     }
 
     /// Record numbers of each fingerprint-to-be, in order of first appearance.
@@ -177,6 +172,12 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
         }
     }
 
+    /// Whether no two records are of the same location, so that grouping by location changes
+    /// nothing: the `.meanPerLocation` index is then the `.eachSample` one, value for value.
+    public static func eachSampleIsALocation(_ records: [FingerprintRecord<Key>]) -> Bool {
+        groups(of: records, by: .meanPerLocation).count == records.count
+    }
+
     /// Number of fingerprints (samples, or locations when grouped).
     public var count: Int { total.count }
 
@@ -189,6 +190,7 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
             + locationOf.count * MemoryLayout<Int64?>.stride
             + listStart.count * 4 + listRecord.count * 4 + listValue.count * 8 + listDBm.count * 4
             + column.capacity * (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride + 1)
+            + cells.memoryBytes
     }
 }
 

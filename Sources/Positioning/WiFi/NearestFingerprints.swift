@@ -28,4 +28,18 @@ struct NearestFingerprints {
     }
 
     var isEmpty: Bool { records.isEmpty }
+
+    /// Whether it holds `capacity` candidates; until then every offer was kept.
+    var isFull: Bool { records.count == capacity }
+
+    /// The `k` nearest of these that satisfy `include`, when that is sure to be the `k` nearest of
+    /// all the offers that satisfy it: when at least `k` of these do, or when every offer was kept.
+    /// Nil otherwise.
+    func restricted(to k: Int, where include: (Int32) -> Bool) -> NearestFingerprints? {
+        var kept = NearestFingerprints(capacity: k)
+        for (distance, record) in zip(distances, records) where include(record) && !kept.isFull {
+            kept.offer(distance, record)
+        }
+        return kept.isFull || !isFull ? kept : nil
+    }
 }

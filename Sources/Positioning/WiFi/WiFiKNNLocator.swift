@@ -61,43 +61,57 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
     public let settings: Settings
     public var method: String { "wifi-knn" }
 
+    /// True when every surveyed location has one sample, so that both indexes are the same and a
+    /// scan's distances are computed once for both.
+    let samplesAreLocations: Bool
+
     /// Both indexes should come from the same survey in the same representation.
     public init(samples: FingerprintIndex<Key>, locations: FingerprintIndex<Key>, settings: Settings) {
+        self.init(samples: samples, locations: locations, samplesAreLocations: false, settings: settings)
+    }
+
+    /// Builds both indexes from the survey samples (one, when every location has one sample).
+    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, settings: Settings = .standard) {
+        let samples = FingerprintIndex(records: records, representation: representation, grouping: .eachSample)
+        let alone = FingerprintIndex.eachSampleIsALocation(records)
+        self.init(
+            samples: samples,
+            locations: alone ? samples : FingerprintIndex(records: records, representation: representation, grouping: .meanPerLocation),
+            samplesAreLocations: alone, settings: settings)
+    }
+
+    private init(samples: FingerprintIndex<Key>, locations: FingerprintIndex<Key>, samplesAreLocations: Bool, settings: Settings) {
         self.samples = samples
         self.locations = locations
+        self.samplesAreLocations = samplesAreLocations
         self.settings = settings
     }
 
-    /// Builds both indexes from the survey samples.
-    public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, settings: Settings = .standard) {
-        self.init(
-            samples: FingerprintIndex(records: records, representation: representation, grouping: .eachSample),
-            locations: FingerprintIndex(records: records, representation: representation, grouping: .meanPerLocation),
-            settings: settings)
-    }
-
-    /// Heap bytes of both indexes.
-    public var memoryBytes: Int { samples.memoryBytes + locations.memoryBytes }
+    /// Heap bytes of both indexes (of the one, when they are the same).
+    public var memoryBytes: Int { samples.memoryBytes + (samplesAreLocations ? 0 : locations.memoryBytes) }
 
     public func locate(_ readings: [Key: Double]) -> WiFiFix? {
-        guard let byLocation = locations.distances(to: readings) else { return nil }
-        let building = vote(among: nearest(settings.buildingVoters, in: byLocation) { _ in true }, power: 1) {
-            Int64(locations.buildingOf[$0])
-        }
-        let inBuilding = { (fingerprint: Int) in Int64(locations.buildingOf[fingerprint]) == building }
-        let floorVoters = nearest(settings.floorVoters, in: byLocation, where: inBuilding)
+        guard var atLocations = locations.search(readings) else { return nil }
+        let buildingVoters = locations.nearest(settings.buildingVoters, in: &atLocations, scope: .everywhere)
+        let building = vote(among: buildingVoters, power: 1) { Int64(locations.buildingOf[$0]) }
+        let inBuilding = FingerprintScope(building: Int32(building), floor: nil)
+        // The building's nearest locations are usually among the building voters already.
+        let floorVoters = buildingVoters.restricted(to: max(settings.floorVoters, 1)) { locations.buildingOf[Int($0)] == inBuilding.building }
+            ?? locations.nearest(settings.floorVoters, in: &atLocations, scope: inBuilding)
         let floor = vote(among: floorVoters, power: settings.floorVoteWeightPower) { locations.floorOf[$0] }
         let name = locations.buildings[Int(building)]
         // Samples of the chosen building and floor; should there be none (indexes of different
         // surveys), the locations that voted for the floor give the position instead.
         if let sampleBuilding = samples.buildings.firstIndex(of: name).map(Int32.init),
-           let bySample = samples.distances(to: readings) {
-            let onFloor = nearest(settings.neighbours, in: bySample) {
-                samples.buildingOf[$0] == sampleBuilding && samples.floorOf[$0] == floor
-            }
+           var atSamples = samplesAreLocations ? atLocations : samples.search(readings) {
+            let onFloor = samples.nearest(
+                settings.neighbours, in: &atSamples, scope: FingerprintScope(building: sampleBuilding, floor: floor),
+                reachRatio: settings.neighbourDistanceRatio)
             if !onFloor.isEmpty { return fix(from: onFloor, in: samples, building: name, floor: floor) }
         }
-        let onFloor = nearest(settings.neighbours, in: byLocation) { inBuilding($0) && locations.floorOf[$0] == floor }
+        let onFloor = locations.nearest(
+            settings.neighbours, in: &atLocations, scope: FingerprintScope(building: Int32(building), floor: floor),
+            reachRatio: settings.neighbourDistanceRatio)
         return fix(from: onFloor, in: locations, building: name, floor: floor)
     }
 
@@ -128,16 +142,6 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
             building: building,
             nearestLocationID: index.locationOf[Int(candidates.records[0])]
         )
-    }
-
-    /// The `k` nearest of the shared-radio fingerprints that satisfy `include`; not empty for the
-    /// filters used here, since the building and floor voted for come from fingerprints in `shared`.
-    private func nearest(_ k: Int, in shared: SharedRadioDistances, where include: (Int) -> Bool) -> NearestFingerprints {
-        var nearest = NearestFingerprints(capacity: max(k, 1))
-        for (record, distance) in zip(shared.records, shared.distances) where include(Int(record)) {
-            nearest.offer(distance, record)
-        }
-        return nearest
     }
 
     /// 1 / (distance + ε) raised to `power`.
