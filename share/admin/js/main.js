@@ -10,6 +10,7 @@ import { loadIntegrations } from './integrations.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+import { renderTags } from './tags.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
 /** A location counts as surveyed with this many scan cycles and emitters heard. */
@@ -172,6 +173,7 @@ async function loadTags() {
   state.placements = placements;
   state.tags = tags;
   state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
+  renderTags(api, tags, state.tagPositions);
   if (state.tagFeeds) state.tagFeeds.abort();
   state.tagFeeds = new AbortController();
   for (const tag of tags) {
@@ -182,6 +184,7 @@ async function loadTags() {
         if (event.event !== 'tagPosition') return;
         state.tagPositions.set(tag.id, JSON.parse(event.data));
         renderPlan();
+        renderTags(api, state.tags, state.tagPositions);
       },
     }).catch(() => {});
   }
