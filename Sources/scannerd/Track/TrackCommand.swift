@@ -24,8 +24,10 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "File holding the scanner bearer token for switchd.")
     var tokenFile: String?
 
-    @Option(help: "Radio source: auto (the Bluetooth controller when there is one, else simulated), simulated, or hardware.")
-    var radio: RadioChoice = .auto
+    /// Hardware by default: a fixed scanner that silently fell back to the simulation would
+    /// report a floor that is not there.
+    @Option(help: "Radio source: hardware (fails without a Bluetooth controller), simulated, or auto (the controller when there is one, else simulated).")
+    var radio: RadioChoice = .hardware
 
     @Option(help: "Bluetooth controller (default: the first the kernel lists).")
     var device: String?

@@ -2,7 +2,8 @@ import Logging
 import ServiceLifecycle
 
 /// Track mode as a service, so that SIGTERM or SIGINT (systemd stopping it, Ctrl-C) ends it
-/// cleanly: the forwarder stops listening and sends the window it had open, then the process exits 0.
+/// cleanly: the forwarder stops listening and the process exits 0. The window open then is not
+/// sent (the request is cancelled with the rest): sightings are a live view.
 struct TrackService<Heard: AsyncSequence & Sendable>: Service where Heard.Element == [TrackHearing] {
     let forwarder: TrackForwarder
     let hearings: Heard
