@@ -11,12 +11,14 @@ package struct SightingIngest: Sendable {
     package var tagsHeard: [Int64: Date]
     /// Events raised: missing tags heard.
     package var events: [TagEvent]
+    /// The same events as presence events (`GET /v1/events`, webhooks, MQTT).
+    package var presenceEvents: [PresenceEvent] = []
 }
 
 extension AppDatabase {
     /// Stores the sightings of registered tags and beacons (others are counted as ignored), in
     /// one transaction; raises the event of a missing tag heard (once until it is marked missing
-    /// again); re-estimates the scanner's receive offset when it heard registered beacons.
+    /// again), as a tag event and as a presence event (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
@@ -48,6 +50,10 @@ extension AppDatabase {
                     )
                     try event.insert(db)
                     ingest.events.append(try event.event())
+                    let floorID = try ScannerPlacementRecord.fetchOne(db, key: batch.scannerID.rawValue)?.floorID
+                    var presence = PresenceEventRecord(missingTag: tagID, heardBy: batch.scannerID, floorID: floorID, time: sighting.windowEnd)
+                    try presence.insert(db)
+                    ingest.presenceEvents.append(try presence.event())
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, in: db) }

@@ -152,7 +152,7 @@ struct Scannerd {
                 let location = try await api.location(locationID, timeout: SimulatedRadio.locationTimeout)
                 return PlanPoint(x: location.x, y: location.y)
             }
-            return SimulatedRadio(floor: .demo(), settings: settings, surveyPositions: positions, logger: logger, clock: clock)
+            return SimulatedRadio(floor: settings.floor, settings: settings, surveyPositions: positions, logger: logger, clock: clock)
         case .hardware(let bluetooth, let wifi):
             logger.info("radio source", metadata: [
                 "source": "\(decision.source.name)", "why": "\(decision.reason)",

@@ -36,12 +36,15 @@ public struct SimulatedFloor: Hashable, Sendable {
 
     public var accessPoints: [AccessPoint]
     public var beacons: [Beacon]
+    /// Tags moving about the floor, advertising like beacons (none on the demo floor).
+    public var tags: [MovingTag]
     /// Below this a radio is not heard (receiver sensitivity), dBm.
     public var sensitivity: Int
 
-    public init(accessPoints: [AccessPoint], beacons: [Beacon], sensitivity: Int = -95) {
+    public init(accessPoints: [AccessPoint], beacons: [Beacon], tags: [MovingTag] = [], sensitivity: Int = -95) {
         self.accessPoints = accessPoints
         self.beacons = beacons
+        self.tags = tags
         self.sensitivity = sensitivity
     }
 
@@ -62,13 +65,12 @@ public struct SimulatedFloor: Hashable, Sendable {
                 position: spot.0, pathLoss: wifiModel
             )
         }
-        let beaconUUID = UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!
         let beaconSpots = [PlanPoint(x: 1, y: 1), PlanPoint(x: 39, y: 1), PlanPoint(x: 1, y: 19), PlanPoint(x: 39, y: 19)]
         let beacons = beaconSpots.enumerated().map { index, spot in
             Beacon(
                 ble: BLEObservation(
                     address: BLEAddress(rawValue: 0xC0_FF_EE_00_00_00 | UInt64(index + 1)),
-                    beacon: BeaconID(uuid: beaconUUID, major: 1, minor: UInt16(index + 1)), txPower: -59
+                    beacon: BeaconID(uuid: demoBeaconUUID, major: 1, minor: UInt16(index + 1)), txPower: -59
                 ),
                 position: spot, pathLoss: PathLossModel(powerAt1m: -59, exponent: 2.5, shadowingSigma: 4),
                 advertisingRate: 10
@@ -76,4 +78,7 @@ public struct SimulatedFloor: Hashable, Sendable {
         }
         return SimulatedFloor(accessPoints: accessPoints, beacons: beacons)
     }
+
+    /// The UUID of the demo floor's iBeacons (major 1) and of its moving tags (major 2).
+    public static let demoBeaconUUID = UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!
 }

@@ -6,11 +6,14 @@ import Foundation
 ///   had stayed in the new place for the minimum dwell.
 /// - `away`: nothing was heard from the scanner for the configured time.
 /// - `back`: the first position after `away`.
+/// - `missingTagHeard`: a fixed scanner heard a tag marked missing (``PresenceEvent/tagID``), the
+///   first time since it was marked; the scanner is the one that heard it.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
     case away
     case back
+    case missingTagHeard
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -29,19 +32,23 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// `room` or `floor` for `entered` and `left`; absent for `away` and `back`.
     public var place: PresencePlace?
     /// The floor entered or left, or the floor of the room; for `back`, the floor of the
-    /// position heard; absent for `away`, and when a room is entered or left on an unknown floor.
+    /// position heard; for `missingTagHeard`, the floor the scanner is placed on; absent for
+    /// `away`, and when a room is entered or left on an unknown floor.
     public var floor: Int64?
     /// The room entered or left; absent for floor events, `away`, and `back` outside any room.
     public var roomID: Int64?
     /// For `entered`, `left` and `back`, the time of the position that settled it; for `away`,
-    /// the time the silence reached the configured length (the last position's time plus it).
+    /// the time the silence reached the configured length (the last position's time plus it);
+    /// for `missingTagHeard`, the end of the window the tag was heard in.
     public var time: Date
     /// The position that settled the event; absent for `away` and for what `away` leaves.
     public var positionID: Int64?
+    /// The tag a `missingTagHeard` event is about; absent for the scanner kinds.
+    public var tagID: Int64?
 
     public init(
         id: Int64, scannerID: ScannerID, kind: PresenceEventKind, place: PresencePlace?, floor: Int64?, roomID: Int64?,
-        time: Date, positionID: Int64?
+        time: Date, positionID: Int64?, tagID: Int64? = nil
     ) {
         self.id = id
         self.scannerID = scannerID
@@ -51,8 +58,10 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
         self.roomID = roomID
         self.time = time
         self.positionID = positionID
+        self.tagID = tagID
     }
 
-    /// The Standard Webhooks style `type` of the event: `presence.entered`, `presence.away`, …
+    /// The Standard Webhooks style `type` of the event: `presence.entered`, `presence.away`,
+    /// `presence.missingTagHeard`, …
     public var type: String { "presence.\(kind.rawValue)" }
 }

@@ -14,10 +14,11 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
     var roomID: Int64?
     var timeMs: Int64
     var positionID: Int64?
+    var tagID: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, scannerID = "scanner_id", kind, place, floorID = "floor_id", roomID = "room_id", timeMs = "time_ms"
-        case positionID = "position_id"
+        case positionID = "position_id", tagID = "tag_id"
     }
 
     enum Columns {
@@ -37,6 +38,16 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         positionID = new.positionID
     }
 
+    /// A `missingTagHeard` event: `scannerID`, placed on `floorID`, heard tag `tagID` in the
+    /// window ending at `time`.
+    init(missingTag tagID: Int64, heardBy scannerID: ScannerID, floorID: Int64?, time: Date) {
+        self.scannerID = scannerID.rawValue
+        kind = PresenceEventKind.missingTagHeard.rawValue
+        self.floorID = floorID
+        timeMs = time.milliseconds
+        self.tagID = tagID
+    }
+
     /// - Throws: ``StoreError/corruptRow(_:)`` for a kind, place or scanner ID switchd does not write.
     func event() throws -> PresenceEvent {
         guard let eventKind = PresenceEventKind(rawValue: kind) else {
@@ -50,7 +61,7 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         }
         return PresenceEvent(
             id: id ?? 0, scannerID: try storedScannerID(scannerID), kind: eventKind, place: eventPlace, floor: floorID, roomID: roomID,
-            time: Date(milliseconds: timeMs), positionID: positionID
+            time: Date(milliseconds: timeMs), positionID: positionID, tagID: tagID
         )
     }
 }

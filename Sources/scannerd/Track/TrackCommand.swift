@@ -2,12 +2,13 @@ import ArgumentParser
 import DaemonSupport
 import Foundation
 import Logging
+import Positioning
 import ScanContract
 
 /// `scannerd track`: a fixed scanner's listening role. Reads the watched tags from switchd, scans
-/// BLE through a raw HCI socket, and posts per-window sightings of watched tags only
-/// (``TrackForwarder``) until the process is stopped. Nothing is spooled: sightings are a live
-/// view, and a window switchd does not take is dropped.
+/// BLE (a raw HCI socket, or the simulated floor), and posts per-window sightings of watched tags
+/// only (``TrackForwarder``) until the process is stopped (SIGTERM or SIGINT: it exits 0). Nothing is spooled: sightings are a
+/// live view, and a window switchd does not take is dropped.
 struct TrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
@@ -23,14 +24,22 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-file"), help: "File holding the scanner bearer token for switchd.")
     var tokenFile: String?
 
-    @Option(help: "Bluetooth controller.")
-    var device = "hci0"
+    /// Hardware by default: a fixed scanner that silently fell back to the simulation would
+    /// report a floor that is not there.
+    @Option(help: "Radio source: hardware (fails without a Bluetooth controller), simulated, or auto (the controller when there is one, else simulated).")
+    var radio: RadioChoice = .hardware
+
+    @Option(help: "Bluetooth controller (default: the first the kernel lists).")
+    var device: String?
 
     @Option(name: .customLong("window-seconds"), help: "Length of a sighting window, seconds.")
     var windowSeconds = 1.0
 
     @OptionGroup(title: "BLE scanning")
     var ble: BLEScanOptions
+
+    @OptionGroup(title: "Simulated radio")
+    var simulation: TrackSimulationOptions
 
     @OptionGroup var logging: LoggingOptions
 
@@ -43,13 +52,30 @@ struct TrackCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let api = SwitchdAPI(baseURL: switchd, client: NIOHTTPClient(), token: try tokenFile.map(SwitchdToken.read(from:)))
-        let scanner = HCIBLEScanner(
-            device: device, settings: ble.settings(legacyOnly: false), counters: RadioCounters(), events: .disabled(logger: logger), logger: logger
-        )
-        let (stream, _) = scanner.heardAdvertisements()
         var forwarder = TrackForwarder(api: api, scannerID: scannerID, logger: logger)
         forwarder.windowLength = windowSeconds
-        let stored = try await forwarder.run(stream)
-        logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
+        let decision = try RadioDecision.decide(radio, adapters: .detect(), hciDevice: device)
+        switch decision.source {
+        case .simulated:
+            let settings = simulation.settings
+            logger.info("radio source", metadata: [
+                "source": "simulated", "why": "\(decision.reason)", "seed": "\(settings.seed)", "standing": "\(settings.trajectoryText)",
+                "tags": "\(settings.tagTrajectories.count)",
+            ])
+            let radio = SimulatedRadio(floor: settings.floor, settings: settings, surveyPositions: nil, logger: logger)
+            guard let ble = radio.ble else { throw ValidationError("the simulated radio has no BLE receiver") }
+            let hearings = ble.advertisements().map { $0.compactMap(TrackHearing.init) }
+            try await TrackService(forwarder: forwarder, hearings: hearings, logger: logger).runUntilStopped()
+        case .hardware(let bluetooth?, _):
+            logger.info("radio source", metadata: ["source": "hardware", "why": "\(decision.reason)", "bluetooth": "\(bluetooth)"])
+            let scanner = HCIBLEScanner(
+                device: bluetooth, settings: ble.settings(legacyOnly: false), counters: RadioCounters(), events: .disabled(logger: logger), logger: logger
+            )
+            let (stream, _) = scanner.heardAdvertisements()
+            let hearings = stream.map { TrackHearing($0).map { [$0] } ?? [] }
+            try await TrackService(forwarder: forwarder, hearings: hearings, logger: logger).runUntilStopped()
+        case .hardware(nil, _):
+            throw ValidationError("track mode needs a Bluetooth controller; found none (use --radio simulated)")
+        }
     }
 }

@@ -8,35 +8,84 @@ import ScanContract
 /// later is picked up. A batch switchd does not take is logged and dropped: sightings are a live
 /// view, not a record to replay.
 ///
-/// A window closes when an advertisement of a later window arrives, and when the stream ends.
-struct TrackForwarder {
+/// A window closes when an advertisement of a later window arrives, when the stream ends, and
+/// on `clock` ``closeDelay`` after the window's end (read from `now`), so a tag heard once in
+/// a quiet room still has its window sent. The delay lets advertisements heard just before the
+/// end, still on their way from the radio, count in their window.
+struct TrackForwarder: Sendable {
     let api: SwitchdAPI
     let scannerID: ScannerID
     var windowLength: Double = 1
     var refreshEvery = 30
     let logger: Logger
+    var clock: any Clock<Duration> = ContinuousClock()
+    /// The wall clock the advertisements are stamped by.
+    var now: @Sendable () -> Date = Date.init
 
-    /// Runs until `advertisements` ends; returns the number of sightings switchd stored.
+    /// How long after its end a window is closed on the clock, seconds.
+    var closeDelay: Double { min(0.25, windowLength / 2) }
+
+    private enum Input: Sendable {
+        case heard(TrackHearing)
+        /// The clock says every window ending by this time is over.
+        case windowsEnded(Date)
+    }
+
+    /// Runs until `hearings` (advertisements in groups heard together) ends; returns the number
+    /// of sightings switchd stored.
     ///
     /// - Throws: when the first allow-list cannot be read, or the stream throws.
-    func run<Heard: AsyncSequence>(_ advertisements: Heard) async throws -> Int where Heard.Element == HeardAdvertisement {
+    func run<Heard: AsyncSequence & Sendable>(_ hearings: Heard) async throws -> Int where Heard.Element == [TrackHearing] {
         var windows = TrackWindows(length: windowLength, watched: Set(try await api.tags().map(\.identity)))
-        var stored = 0, closedWindows = 0
-        for try await heard in advertisements {
-            guard let rssi = heard.advertisement.rssi else { continue }
-            let closed = windows.add(heard.tagIdentities, rssi: rssi, at: heard.time)
-            guard !closed.isEmpty else { continue }
-            stored += await post(closed)
-            closedWindows += 1
-            if closedWindows % refreshEvery == 0 {
+        let (inputs, continuation) = AsyncThrowingStream.makeStream(of: Input.self)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
                 do {
-                    windows.watch(Set(try await api.tags().map(\.identity)))
+                    for try await group in hearings {
+                        for heard in group { continuation.yield(.heard(heard)) }
+                    }
+                    continuation.finish()
                 } catch {
-                    logger.warning("Could not refresh the watched tags; keeping the list", metadata: ["error": "\(error)"])
+                    continuation.finish(throwing: error)
                 }
             }
+            group.addTask { try await self.announceWindowEnds(to: continuation) }
+            defer { group.cancelAll() }
+            var stored = 0, closedWindows = 0
+            for try await input in inputs {
+                let closed = switch input {
+                case .heard(let heard): windows.add(heard.identities, rssi: heard.rssi, at: heard.time)
+                case .windowsEnded(let time): windows.close(before: time)
+                }
+                guard !closed.isEmpty else { continue }
+                stored += await post(closed)
+                closedWindows += 1
+                if closedWindows % refreshEvery == 0 {
+                    await refresh(&windows)
+                }
+            }
+            return stored + (await post(windows.close(before: .distantFuture)))
         }
-        return stored + (await post(windows.close(before: .distantFuture)))
+    }
+
+    /// Sleeps on `clock` until ``closeDelay`` after the end of the window now open, says so, and
+    /// again for every later window, until cancelled.
+    private func announceWindowEnds(to continuation: AsyncThrowingStream<Input, any Error>.Continuation) async throws {
+        while true {
+            let seconds = now().timeIntervalSince1970
+            let end = ((seconds / windowLength).rounded(.down) + 1) * windowLength
+            // A millisecond more, so the time announced is past the end however it rounds.
+            try await clock.sleep(for: .seconds(end + closeDelay - seconds) + .milliseconds(1))
+            continuation.yield(.windowsEnded(now().addingTimeInterval(-closeDelay)))
+        }
+    }
+
+    private func refresh(_ windows: inout TrackWindows) async {
+        do {
+            windows.watch(Set(try await api.tags().map(\.identity)))
+        } catch {
+            logger.warning("Could not refresh the watched tags; keeping the list", metadata: ["error": "\(error)"])
+        }
     }
 
     private func post(_ sightings: [Sighting]) async -> Int {

@@ -9,11 +9,15 @@ import ScanContract
 /// scanner's windows end together and switchd locates a tag once per window.
 ///
 /// Time is what the advertisements carry: a window closes when an advertisement of a later
-/// window arrives, or when ``close(before:)`` is called with the time now.
+/// window arrives, or when ``close(before:)`` is called with the time now (track mode's clock
+/// does, shortly after each window's end). An advertisement of a window already closed arrives
+/// too late and is dropped, so no window is sent twice.
 struct TrackWindows {
     let length: Double
     private(set) var watched: Set<TagIdentity>
     private var openIndex: Int64?
+    /// The last window closed with sightings in it.
+    private var closedIndex: Int64?
     private var open: [TagIdentity: SightingWindow] = [:]
 
     init(length: Double, watched: Set<TagIdentity>) {
@@ -30,12 +34,14 @@ struct TrackWindows {
 
     /// Takes one advertisement heard at `time` with `rssi` naming `identities`, and returns the
     /// sightings of the window it closed (none when it falls in the open window, or names no
-    /// watched tag and closes nothing). An advertisement older than the open window is dropped.
+    /// watched tag and closes nothing). An advertisement older than the open window, or of a
+    /// window already closed, is dropped.
     mutating func add(_ identities: [TagIdentity], rssi: Int, at time: Date) -> [Sighting] {
         let index = windowIndex(of: time)
         var closed: [Sighting] = []
         if let openIndex, index > openIndex { closed = close(before: time) }
         if let openIndex, index < openIndex { return closed }
+        if let closedIndex, index <= closedIndex { return closed }
         for identity in identities where watched.contains(identity) {
             openIndex = index
             open[identity, default: SightingWindow()].add(Double(rssi))
@@ -51,6 +57,7 @@ struct TrackWindows {
         let sightings = open.compactMap { identity, window in window.sighting(of: identity, from: start, to: end) }
             .sorted { ($0.medianRSSI, $0.identity.key) > ($1.medianRSSI, $1.identity.key) }
         self.openIndex = nil
+        closedIndex = openIndex
         open = [:]
         return sightings
     }

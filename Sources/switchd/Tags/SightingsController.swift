@@ -22,6 +22,9 @@ struct SightingsController {
         let batch = try await request.decodeJSON(SightingBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
         let ingest = try await database.ingestSightings(batch)
+        if let last = ingest.presenceEvents.last {
+            await feeds.events.publish(upTo: last.id)
+        }
         if let last = ingest.events.last {
             await feeds.tagEvents.publish(upTo: last.id)
             for event in ingest.events {

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import ScanContract
 import Testing
@@ -26,17 +27,13 @@ struct TrackForwarderTests {
             (TrackWindowsTests.report(TrackWindowsTests.eddystone, rssi: -66), 0.7),
             (TrackWindowsTests.report(TrackWindowsTests.eddystone, rssi: -62), 1.4),
         ]
-        let heard = AsyncStream<HeardAdvertisement> { continuation in
+        let heard = AsyncStream<[TrackHearing]> { continuation in
             for packet in packets {
-                for advertisement in HeardAdvertisement.decode(packet.bytes, at: start.addingTimeInterval(packet.at)).heard {
-                    continuation.yield(advertisement)
-                }
+                continuation.yield(HeardAdvertisement.decode(packet.bytes, at: start.addingTimeInterval(packet.at)).heard.compactMap(TrackHearing.init))
             }
             continuation.finish()
         }
-        let forwarder = TrackForwarder(
-            api: SwitchdAPI(baseURL: URL(string: "http://switchd.invalid:8080")!, client: client), scannerID: testScanner, logger: quietLogger
-        )
+        let forwarder = Self.forwarder(client, clock: TestClock(), start: start)
         #expect(try await forwarder.run(heard) == 2)
 
         let requests = await client.requests
@@ -51,10 +48,53 @@ struct TrackForwarderTests {
 
     @Test func withoutTheAllowListNothingIsForwarded() async throws {
         let client = ScriptedHTTPClient { _, _ in throw URLError(.cannotConnectToHost) }
-        let forwarder = TrackForwarder(
+        let forwarder = Self.forwarder(client, clock: TestClock(), start: Date(timeIntervalSince1970: 1_800_000_000))
+        await #expect(throws: URLError.self) { try await forwarder.run(AsyncStream<[TrackHearing]> { $0.finish() }) }
+        #expect(await client.requests.count == 1)
+    }
+
+    /// A tag heard once in a quiet room: no later advertisement closes its window, the clock does,
+    /// a quarter second after the window's end, and the stream stays open all along.
+    @Test func theClockClosesAWindowNoLaterAdvertisementCloses() async throws {
+        let bike = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0B))
+        let client = ScriptedHTTPClient { request, _ in
+            if request.method == .get {
+                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode([ScanContract.Tag(id: 1, name: "bike", identity: bike, txPower: -60)]))
+            }
+            return HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(SightingReceipt(stored: 1, ignored: 0, positions: [])))
+        }
+        let clock = TestClock()
+        let start = Date(timeIntervalSince1970: 1_800_000_000.5)
+        let (heard, continuation) = AsyncStream.makeStream(of: [TrackHearing].self)
+        let wallClock = clock.wallClock(from: start)
+        let running = Task { try await Self.forwarder(client, clock: clock, wallClock: wallClock).run(heard) }
+        continuation.yield([TrackHearing(identities: [bike], rssi: -71, time: start.addingTimeInterval(0.1))])
+
+        await clock.step(by: .milliseconds(50)) { await client.requests.count == 2 }
+        let elapsed = start.distance(to: wallClock())
+        #expect(elapsed >= 0.75 && elapsed < 0.85, "closed 0.25 s after the window's end, \(elapsed) s in")
+        let batch = try JSONCoding.decoder().decode(SightingBatch.self, from: await client.requests[1].body ?? Data())
+        #expect(batch.sightings == [Sighting(
+            identity: bike, windowStart: Date(timeIntervalSince1970: 1_800_000_000), windowEnd: Date(timeIntervalSince1970: 1_800_000_001),
+            count: 1, medianRSSI: -71, maxRSSI: -71
+        )])
+        // Heard late, after its window was sent: dropped, not sent twice.
+        continuation.yield([TrackHearing(identities: [bike], rssi: -60, time: start.addingTimeInterval(0.4))])
+        continuation.finish()
+        #expect(try await running.value == 1)
+        #expect(await client.requests.count == 2)
+    }
+
+    static func forwarder(_ client: ScriptedHTTPClient, clock: TestClock<Duration>, start: Date) -> TrackForwarder {
+        forwarder(client, clock: clock, wallClock: clock.wallClock(from: start))
+    }
+
+    static func forwarder(_ client: ScriptedHTTPClient, clock: TestClock<Duration>, wallClock: @escaping @Sendable () -> Date) -> TrackForwarder {
+        var forwarder = TrackForwarder(
             api: SwitchdAPI(baseURL: URL(string: "http://switchd.invalid:8080")!, client: client), scannerID: testScanner, logger: quietLogger
         )
-        await #expect(throws: URLError.self) { try await forwarder.run(AsyncStream<HeardAdvertisement> { $0.finish() }) }
-        #expect(await client.requests.count == 1)
+        forwarder.clock = clock
+        forwarder.now = wallClock
+        return forwarder
     }
 }

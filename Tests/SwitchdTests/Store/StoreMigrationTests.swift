@@ -44,7 +44,8 @@ struct StoreMigrationTests {
     }
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
-    /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`): exactly these, no more.
+    /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`):
+    /// exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
@@ -52,7 +53,7 @@ struct StoreMigrationTests {
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room", "tag_event",
         "tag_event_tag", "tag_event_scanner",
         "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
-        "georeference_point",
+        "georeference_point", "presence_event_tag",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
@@ -81,6 +82,38 @@ struct StoreMigrationTests {
         #expect(fresh.contains { $0.type == "table" && $0.name == "georeference_point" })
         let revisions = try #require(fresh.first { $0.name == "switch_revision" }?.sql)
         #expect(revisions.contains("allow_bssids TEXT") && revisions.contains("allow_ssids TEXT"))
+    }
+
+    /// Rebuilding `presence_event` for tag events keeps every event, its ID, the sequence past a
+    /// deleted last event, and the webhook deliveries queued for them; new events still queue theirs.
+    @Test func presenceEventsAndTheirDeliveriesSurviveTheRebuildForTagEvents() async throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v4-georeference-and-allow-lists")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO webhook (url, secret, events, created_ms) VALUES ('https://example.org/hook', 'whsec_x', 'entered,away', 0);
+                INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms) VALUES ('default', 'entered', 'room', 1, 2, 10);
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'away', 20);
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'back', 30);
+                DELETE FROM presence_event WHERE id = 3;
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        try await queue.write { db in
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM presence_event ORDER BY id") == [1, 2])
+            #expect(try Int64.fetchAll(db, sql: "SELECT event_id FROM webhook_delivery ORDER BY event_id") == [1, 2])
+            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'presence_event'") == 3)
+            try db.execute(sql: """
+                INSERT INTO tag (name, identity, tx_power, missing, missing_heard, height, metadata) VALUES ('Bike', 'address:02:00:00:00:00:01', -59, 1, 1, 1, '{}');
+                INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'missingTagHeard', 40, 1);
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'away', 50);
+                """)
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM presence_event ORDER BY id") == [1, 2, 4, 5])
+            #expect(try Int64.fetchAll(db, sql: "SELECT event_id FROM webhook_delivery ORDER BY event_id") == [1, 2, 5])
+            #expect(throws: DatabaseError.self, "a tag event names its tag") {
+                try db.execute(sql: "INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'missingTagHeard', 60)")
+            }
+        }
     }
 
     @Test func aFreshDatabaseHoldsTheSeedScannerAndASurveyVersion() async throws {

@@ -131,6 +131,32 @@ import Testing
         }
     }
 
+    /// Integrators get a missing tag heard as any presence event: in `/v1/events`, and queued for
+    /// the webhooks that subscribed to its kind (MQTT relays the same feed).
+    @Test func aMissingTagHeardIsAPresenceEventForWebhooks() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let hook = try await client.expect(
+                .created, .post, "/v1/webhooks", json: NewWebhook(url: "https://hooks.example.org/bikes", events: [.missingTagHeard]),
+                as: CreatedWebhook.self
+            )
+            let tag = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, missing: true), as: ScanContract.Tag.self
+            )
+            for second in [1.0, 2.0] {
+                _ = try await client.expect(
+                    .created, .post, "/v1/sightings",
+                    json: SightingBatch(scannerID: .default, sightings: [TagWorld.sighting(rssi: -70, at: second)]), as: SightingReceipt.self
+                )
+            }
+            let events = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            #expect(events.map(\.kind) == [.missingTagHeard] && events.map(\.tagID) == [tag.id])
+            #expect(events.first?.scannerID == .default && events.first?.time == Readings.start.addingTimeInterval(1))
+            #expect(events.first?.type == "presence.missingTagHeard")
+            let deliveries = try await client.expect(.ok, get: "/v1/webhooks/\(hook.webhook.id)/deliveries", as: Page<WebhookDelivery>.self).items
+            #expect(deliveries.map(\.eventID) == events.map(\.id) && deliveries.map(\.kind) == [.missingTagHeard])
+        }
+    }
+
     @Test func beaconsAtKnownPositionsCalibrateAScannerThatReadsLow() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)

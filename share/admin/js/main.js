@@ -11,6 +11,7 @@ import { legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+import { renderTags } from './tags.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
 /** After the switch turns itself off, the last batch may still be on its way. */
@@ -170,6 +171,7 @@ async function loadTags() {
   state.placements = placements;
   state.tags = tags;
   state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
+  renderTags(api, tags, state.tagPositions);
   if (state.tagFeeds) state.tagFeeds.abort();
   state.tagFeeds = new AbortController();
   for (const tag of tags) {
@@ -180,6 +182,7 @@ async function loadTags() {
         if (event.event !== 'tagPosition') return;
         state.tagPositions.set(tag.id, JSON.parse(event.data));
         renderPlan();
+        renderTags(api, state.tags, state.tagPositions);
       },
     }).catch(() => {});
   }

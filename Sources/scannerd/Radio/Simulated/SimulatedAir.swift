@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Positioning
+import ScanContract
 
 /// The simulated floor's radio environment as the scanner experiences it: where the scanner is,
 /// and the seeded noise of every reading. BLE and Wi-Fi draw from separate generators, so the
@@ -44,15 +45,22 @@ actor SimulatedAir {
         standing = point
     }
 
-    /// The advertisements of the given beacons sent at the given times, as heard from where the
-    /// scanner is now; those too weak to be heard are left out.
+    /// The advertisements of the given transmitters (the floor's beacons, then its moving tags,
+    /// by index) sent at the given times, as heard from where the scanner is now; a tag is where
+    /// its trajectory puts it at the time it sent. Those too weak to be heard are left out.
     func advertisements(_ sent: [(beacon: Int, time: Date)]) -> [RadioReading] {
         let here = position()
-        return sent.compactMap { beaconIndex, time in
-            let beacon = floor.beacons[beaconIndex]
-            return Reception.sample(
-                beacon.pathLoss, from: beacon.position, at: here, sensitivity: floor.sensitivity, using: &bleGenerator
-            ).map { RadioReading(observation: .ble(beacon.ble), rssi: $0, time: time) }
+        return sent.compactMap { index, time in
+            let (ble, model, from): (BLEObservation, PathLossModel, PlanPoint)
+            if index < floor.beacons.count {
+                let beacon = floor.beacons[index]
+                (ble, model, from) = (beacon.ble, beacon.pathLoss, beacon.position)
+            } else {
+                let tag = floor.tags[index - floor.beacons.count]
+                (ble, model, from) = (tag.ble, tag.pathLoss, tag.position(at: time))
+            }
+            return Reception.sample(model, from: from, at: here, sensitivity: floor.sensitivity, using: &bleGenerator)
+                .map { RadioReading(observation: .ble(ble), rssi: $0, time: time) }
         }
     }
 

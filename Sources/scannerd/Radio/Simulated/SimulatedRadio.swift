@@ -29,7 +29,7 @@ struct SimulatedRadio: RadioSource {
     ) {
         air = SimulatedAir(floor: floor, trajectory: settings.trajectory, seed: settings.seed, clock: clock, wallClock: wallClock)
         ble = SimulatedBLEScanner(
-            air: air, rates: floor.beacons.map { settings.advertisingRate ?? $0.advertisingRate }
+            air: air, rates: floor.beacons.map { settings.advertisingRate ?? $0.advertisingRate } + floor.tags.map(\.advertisingRate)
         )
         wifi = SimulatedWiFiScanner(air: air, duration: settings.wifiScanDuration)
         self.surveyPositions = settings.followSurvey ? surveyPositions : nil

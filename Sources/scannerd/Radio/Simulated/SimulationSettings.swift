@@ -11,6 +11,17 @@ struct SimulationSettings: Sendable, Equatable {
     var wifiScanDuration: Duration
     /// Stand at the surveyed location whenever the switch names one.
     var followSurvey: Bool
+    /// Tags walking the floor (``SimulatedFloor/MovingTag/demo(walking:minor:)``, minor 1, 2, …).
+    var tagTrajectories: [Trajectory]
+
+    /// The demo floor with the moving tags.
+    var floor: SimulatedFloor {
+        var floor = SimulatedFloor.demo()
+        floor.tags = tagTrajectories.enumerated().map { index, trajectory in
+            .demo(walking: trajectory, minor: UInt16(clamping: index + 1))
+        }
+        return floor
+    }
 
     /// The middle of ``SimulatedFloor/demo()``'s 40 m × 20 m floor.
     static let demoFloorCentre = PlanPoint(x: 20, y: 10)
@@ -28,12 +39,13 @@ struct SimulationSettings: Sendable, Equatable {
 
     init(
         trajectory: Trajectory = .standing(demoFloorCentre), seed: UInt64, advertisingRate: Double? = nil,
-        wifiScanDuration: Duration = defaultWiFiScanDuration, followSurvey: Bool = true
+        wifiScanDuration: Duration = defaultWiFiScanDuration, followSurvey: Bool = true, tagTrajectories: [Trajectory] = []
     ) {
         self.trajectory = trajectory
         self.seed = seed
         self.advertisingRate = advertisingRate
         self.wifiScanDuration = wifiScanDuration
         self.followSurvey = followSurvey
+        self.tagTrajectories = tagTrajectories
     }
 }

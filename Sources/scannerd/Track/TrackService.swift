@@ -1,0 +1,22 @@
+import Logging
+import ServiceLifecycle
+
+/// Track mode as a service, so that SIGTERM or SIGINT (systemd stopping it, Ctrl-C) ends it
+/// cleanly: the forwarder stops listening and the process exits 0. The window open then is not
+/// sent (the request is cancelled with the rest): sightings are a live view.
+struct TrackService<Heard: AsyncSequence & Sendable>: Service where Heard.Element == [TrackHearing] {
+    let forwarder: TrackForwarder
+    let hearings: Heard
+    let logger: Logger
+
+    /// Throws what ``TrackForwarder/run(_:)`` throws.
+    func run() async throws {
+        let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings] in try await forwarder.run(hearings) }
+        logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
+    }
+
+    /// Runs the service until it ends or a signal stops it.
+    func runUntilStopped() async throws {
+        try await ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger).run()
+    }
+}

@@ -1,0 +1,83 @@
+"""The admin page's tags in a real headless Chromium against the switchd that scripts/browser-test
+started: the fixed scanners drawn on the plan, a tag's dot moving live as the scanners' sightings
+arrive (its position stream), and the tag's last sightings listed when asked for. The sightings
+are posted through the API as three fixed scanners would (scannerd track's end-to-end test covers
+scannerd itself).
+
+Exits non-zero on the first failed step, after a screenshot of it.
+"""
+
+import datetime
+import math
+import os
+import sys
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from admin_survey import SHOTS, AdminPage, api, close_and_judge, run_with_screenshot
+from visit_and_dashboard import sign_in
+
+SCANNERS = [("fixed-a", 0.0, 0.0), ("fixed-b", 12.0, 0.0), ("fixed-c", 6.0, 10.0)]
+IDENTITY = {"kind": "address", "address": "02:00:00:00:0b:1e"}
+
+
+def iso(moment):
+    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def heard_at(spot, end):
+    """Every fixed scanner reports the window ending at `end`, at the RSSI of the tag at `spot`
+    (−59 dBm at 1 m, exponent 2)."""
+    for scanner_id, x, y in SCANNERS:
+        rssi = -59 - 20 * math.log10(max(math.hypot(spot[0] - x, spot[1] - y), 0.5))
+        api("POST", "/v1/sightings", {"scannerID": scanner_id, "sightings": [{
+            "identity": IDENTITY, "windowStart": iso(end - datetime.timedelta(seconds=1)), "windowEnd": iso(end),
+            "count": 3, "medianRSSI": round(rssi, 1), "maxRSSI": round(rssi) + 1,
+        }]})
+
+
+def run(page):
+    driver = page.driver
+    floor = api("POST", "/v1/floors", {"name": "Bike store floor", "building": "Tags building"})
+    for scanner_id, x, y in SCANNERS:
+        api("POST", "/v1/scanners", {"id": scanner_id})
+        api("PUT", f"/v1/scanners/{scanner_id}/placement", {"floorID": floor["id"], "x": x, "y": y, "height": 1, "pathLossExponent": 2})
+    tag = api("POST", "/v1/tags", {"name": "Bike", "identity": IDENTITY, "txPower": -59, "height": 1})
+    start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    heard_at((3.0, 3.0), start)
+
+    sign_in(page)
+    Select(page.by_id("floor-select")).select_by_value(str(floor["id"]))
+    page.wait("the three fixed scanners on the plan", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#plan rect.fixed-scanner")) == 3)
+    page.wait("the tag on the plan", lambda: driver.find_elements(By.ID, f"tag-dot-{tag['id']}"))
+    before = float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx"))
+    page.shot("tag-placed", show="plan")
+
+    for second in range(1, 4):
+        heard_at((3.0 + 2 * second, 3.0), start + datetime.timedelta(seconds=second))
+    page.wait("the tag's dot to move east live", lambda: float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx")) > before + 10)
+    page.shot("tag-moved", show="plan")
+
+    item = f"#tag-list li[data-tag-id='{tag['id']}']"
+    page.wait("the tag in the Tags card", lambda: driver.find_elements(By.CSS_SELECTOR, item))
+    driver.find_element(By.CSS_SELECTOR, f"{item} button").click()
+    page.wait("its last sightings, newest first", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#tag-sightings li[data-scanner-id]")) == 10)
+    scanners = {li.get_attribute("data-scanner-id") for li in driver.find_elements(By.CSS_SELECTOR, "#tag-sightings li[data-scanner-id]")}
+    if scanners != {name for name, _, _ in SCANNERS}:
+        raise AssertionError(f"sightings from {scanners}")
+    page.shot("tag-last-seen", show="tags")
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    page = AdminPage()
+    failed = run_with_screenshot(page, lambda: run(page), name="tags-FAILED")
+    if close_and_judge(page, failed):
+        return 1
+    print(f"PASS: fixed scanners, the tag moving live and its last sightings; {page.shot_number} screenshots")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+import Foundation
+import Harness
+import Positioning
+import ScanContract
+import Testing
+
+/// The whole track path with real processes: three `scannerd track` processes on the simulated
+/// radio, fixed around a room of the demo floor, hear a tag walking it (the same tag in every
+/// process: its path follows the wall clock) and post their windows to switchd over loopback
+/// HTTP; switchd's tag positions stay within the simulation's bound, and the tag, marked
+/// missing, raises its event (a tag event and a presence event) with the first window any
+/// scanner sent.
+@Suite("End to end: scannerd track to switchd tag positions", .serialized)
+struct TrackThroughScannerdTests {
+    /// Mean error the positions stay within, metres: the demo tag's 2 dB of shadowing, three
+    /// scanners around a 12 m × 10 m room, 1 s windows of 5 advertisements, a slow walk.
+    static let bound = 1.5
+    /// About three a window: each scanner's batch gives one.
+    static let positions = 120
+    static let walk = Trajectory.walking([PlanPoint(x: 2, y: 2), PlanPoint(x: 10, y: 2), PlanPoint(x: 10, y: 7), PlanPoint(x: 3, y: 7)], metresPerSecond: 0.5)
+    static let spots = [PlanPoint(x: 0, y: 0), PlanPoint(x: 12, y: 0), PlanPoint(x: 6, y: 10)]
+
+    @Test func threeTrackingScannersLocateAWalkingTagAndItsMissingEventIsRaised() async throws {
+        let folder = try TemporaryFolder("e2e-track")
+        defer { folder.remove() }
+        let switchd = try await SwitchdInstance.start(in: folder)
+        defer { switchd.process.signal(SIGKILL) }
+        let api = switchd.adminClient()
+        let floor = try await api.createFloor("Ground")
+        let room = try await api.createRoom("Bike store", floor: floor)
+        _ = try await api.createLocation(in: room, x: 6, y: 5)
+        // The simulation is flat: antennas at the tag's height, the exponent it uses.
+        for (index, spot) in Self.spots.enumerated() {
+            let id = try ScannerID("fixed-\(index)")
+            _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: id), as: ScanContract.Scanner.self)
+            _ = try await api.call(
+                "PUT", "/v1/scanners/\(id)/placement",
+                json: NewScannerPlacement(floorID: floor.id, x: spot.x, y: spot.y, height: 1, pathLossExponent: 2), as: ScannerPlacement.self
+            )
+        }
+        let simulated = SimulatedFloor.MovingTag.demo(walking: Self.walk)
+        let identity = TagIdentity.iBeacon(simulated.ble.beacon)
+        let tag = try await api.call(
+            "POST", "/v1/tags", json: NewTag(name: "Bike", identity: identity, txPower: simulated.ble.txPower, missing: true, height: 1),
+            as: ScanContract.Tag.self
+        )
+        let stream = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/tags/\(tag.id)/positions/stream"), token: switchd.adminToken)
+        defer { stream.close() }
+
+        var scanners: [TrackingScanner] = []
+        for (index, spot) in Self.spots.enumerated() {
+            scanners.append(try await TrackingScanner.start(
+                in: folder, switchd: switchd, scannerID: "fixed-\(index)", standing: spot.x, spot.y,
+                arguments: ["--sim-tag", Self.walkText, "--sim-seed", "\(index + 1)"]
+            ))
+        }
+        defer { for scanner in scanners { scanner.process.signal(SIGKILL) } }
+
+        let events = try await stream.waitForEvents(Self.positions, timeout: .seconds(120))
+        let positions = try events.filter { $0.event == "tagPosition" }
+            .map { try JSONCoding.decoder().decode(TagPosition.self, from: Data($0.data.utf8)) }
+        // switchd locates the tag on every batch; a window's position is the one computed once the
+        // last scanner reported it. Scored where all three heard it, against where the tag was in
+        // the middle of the window.
+        let windows = Dictionary(grouping: positions, by: \.time).values.compactMap { $0.max { $0.id < $1.id } }
+        let errors = windows.filter { $0.scannersHeard == 3 }.map { position in
+            let truth = simulated.position(at: position.time.addingTimeInterval(-0.5))
+            return PlanPoint(x: position.x, y: position.y).distance(to: truth)
+        }
+        let mean = errors.reduce(0, +) / Double(max(errors.count, 1))
+        print("scannerd track → switchd: mean error \(mean) m over \(errors.count) of \(windows.count) windows")
+        #expect(errors.count >= windows.count / 2, "\(errors.count) of \(windows.count) windows heard by all three")
+        #expect(mean <= Self.bound, "mean error \(mean) m over \(errors.count) windows")
+        #expect(positions.allSatisfy { $0.floorID == floor.id && $0.roomID == room.id })
+
+        let sightings = try await api.call("GET", "/v1/tags/\(tag.id)/sightings?limit=500", as: [StoredSighting].self)
+        #expect(Set(sightings.map(\.scannerID)) == Set(try (0..<3).map { try ScannerID("fixed-\($0)") }))
+        let firstHeard = try #require(sightings.map(\.windowEnd).min())
+        let tagEvents = try await api.call("GET", "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+        #expect(tagEvents.map(\.kind) == [.missingTagHeard], "one event, at the first window heard")
+        #expect(tagEvents.first?.time == firstHeard)
+        // The same event reaches integrators as a presence event (webhooks and MQTT relay these).
+        let presence = try await api.call("GET", "/v1/events?kind=missingTagHeard", as: Page<PresenceEvent>.self).items
+        #expect(presence.map(\.tagID) == [tag.id] && presence.first?.time == firstHeard && presence.first?.floor == floor.id)
+        #expect(presence.first?.scannerID == tagEvents.first?.scannerID)
+
+        for scanner in scanners {
+            #expect(await scanner.process.terminate() == 0, "scannerd track stops cleanly; stderr:\n\(scanner.process.stderrTail(8))")
+        }
+    }
+
+    static var walkText: String {
+        guard case .walking(let points, let speed) = walk else { return "" }
+        return points.map { "\($0.x),\($0.y)" }.joined(separator: ";") + "@\(speed)"
+    }
+}
