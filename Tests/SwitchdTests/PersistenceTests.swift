@@ -26,6 +26,7 @@ import Testing
                 "v4-tags",
                 "v4-mqtt",
                 "v4-georeference-and-allow-lists",
+                "v4-tag-presence-events",
             ])
         }
     }
