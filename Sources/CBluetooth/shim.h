@@ -26,6 +26,14 @@ static inline int floorscan_hci_set_filter(int fd, const struct hci_filter *filt
     return setsockopt(fd, SOL_HCI, HCI_FILTER, filter, sizeof(*filter));
 }
 
+/// recv() without blocking (MSG_DONTWAIT): -1 with errno EAGAIN when no packet waits. A wrapper
+/// because this header brings in <sys/socket.h>: a Swift file of scannerd that spelled
+/// MSG_DONTWAIT beside this module would have the importer take the constant as this module's,
+/// and files that do not import it (the nl80211 socket) would then no longer find it.
+static inline ssize_t floorscan_recv_nowait(int fd, void *buffer, size_t length) {
+    return recv(fd, buffer, length, MSG_DONTWAIT);
+}
+
 // LE extended scanning (Bluetooth 5), which lib/hci.h of BlueZ 5.66 does not define. Values from
 // the Core Specification v5.3, Vol 4, Part E, §7.8.64–65 (BlueZ's monitor/bt.h names them
 // BT_HCI_CMD_LE_SET_EXT_SCAN_PARAMS / _ENABLE).

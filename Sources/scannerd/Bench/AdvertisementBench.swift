@@ -20,6 +20,8 @@ struct AdvertisementBench {
         var advertisements: Int
         /// Readings sealed into `ready/`: equal to `advertisements` when nothing was lost.
         var spooled: Int
+        /// `write()`s to the journals (one per group of readings heard together, see ``Spool``).
+        var journalWrites: Int
         var cpu: Duration
         var wall: Duration
 
@@ -57,10 +59,11 @@ struct AdvertisementBench {
             if case .sealed(_, _, let count, _) = event { sealed.yield(count) }
         }
         let scanner = try ScannerID("bench")
+        let counters = ScannerdCounters()
         let spool = try Spool(
             directory: ScannerdConfiguration.spoolDirectory(in: directory),
             settings: Spool.Settings(scannerID: scanner, batchSize: Spool.Settings.defaultBatchSize, batchAge: Spool.Settings.defaultBatchAge),
-            events: eventLog, logger: logger
+            events: eventLog, logger: logger, counters: counters
         )
         let sockets = try PacketSocketPair.make()
         defer { sockets.closeControllerEnd() }
@@ -92,7 +95,10 @@ struct AdvertisementBench {
             guard spooled >= expected else {
                 throw BenchError(description: "\(spooled) of \(expected) readings reached the spool within \(patience) of the last event")
             }
-            return Result(mode: mode, advertisements: radioCounters.snapshot.advertisements, spooled: spooled, cpu: cpu, wall: wall)
+            return Result(
+                mode: mode, advertisements: radioCounters.snapshot.advertisements, spooled: spooled,
+                journalWrites: counters.journalWrites.load(ordering: .relaxed), cpu: cpu, wall: wall
+            )
         }
     }
 

@@ -47,9 +47,9 @@ struct BenchCommand: AsyncParsableCommand {
         for mode in modes ?? [] {
             let result = try await bench.run(mode: mode, directory: root + "/" + mode.rawValue)
             print(String(
-                format: "%@: %.1f µs per advertisement, %.2f %% of a core at 500 advertisements/s (CPU %.0f ms over %.1f s; %d advertisements, %d readings spooled)",
+                format: "%@: %.1f µs per advertisement, %.2f %% of a core at 500 advertisements/s (CPU %.0f ms over %.1f s; %d advertisements, %d readings spooled with %d journal writes)",
                 mode.rawValue, result.microsecondsPerAdvertisement, result.percentOfCore(at: 500),
-                result.cpu / .milliseconds(1), result.wall / .seconds(1), result.advertisements, result.spooled
+                result.cpu / .milliseconds(1), result.wall / .seconds(1), result.advertisements, result.spooled, result.journalWrites
             ))
         }
     }

@@ -18,6 +18,9 @@ final class ScannerdCounters: Sendable {
     let uploadRetries = Atomic<Int>(0)
     /// Readings lost to a full spool or a failing disk (see ``SpoolBudget``).
     let droppedReadings = Atomic<Int>(0)
+    /// `write()`s to the spool's journals: one per group of readings appended together (readings
+    /// of one batch), which is what an SD card wears by. Local: `scannerd bench` reports it.
+    let journalWrites = Atomic<Int>(0)
     /// The real radios' own counts: malformed reports (parse errors) and recoveries.
     let radio: RadioCounters
 

@@ -170,9 +170,7 @@ final class ScanSession: Sendable {
             guard let index = cycle.current else { return .cancelled }
             // "Only our access points": what the allow-list leaves out is neither stored nor positioned with.
             let kept = scanSwitch.allowList.map { list in readings.filter { list.allows($0.observation) } } ?? readings
-            for reading in kept {
-                await append(reading.measurement(scan: index, id: ids.next()))
-            }
+            await spool.append(kept.map { $0.measurement(scan: index, id: ids.next()) }, revision: revision)
             await spool.recordScansCompleted(index + 1, revision: revision)
             await positioner?.cycleEnded(wifi: kept, revision: revision, at: Date())
             if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {
@@ -182,11 +180,6 @@ final class ScanSession: Sendable {
             cycle.advance()
         }
         return .cancelled
-    }
-
-    /// Never fails: a measurement the spool cannot take is dropped and counted there (``Spool/append(_:revision:)``).
-    private func append(_ measurement: Measurement) async {
-        await spool.append(measurement, revision: revision)
     }
 
     private func sealOpenBatch() async {

@@ -13,7 +13,14 @@ import ScanContract
 enum MeasurementLine {
     /// ``Measurement/forEachField(_:)``'s fields as bytes, in its order.
     static func encode(_ measurement: Measurement) -> Data {
-        var json = JSONBytes()
+        var bytes: [UInt8] = []
+        encode(measurement, into: &bytes)
+        return Data(bytes)
+    }
+
+    /// ``encode(_:)``, appending the line to `bytes` (no newline) rather than making a buffer of its own.
+    static func encode(_ measurement: Measurement, into bytes: inout [UInt8]) {
+        var json = JSONBytes(continuing: &bytes)
         measurement.forEachField { key, value in
             json.key(key.rawValue)
             switch value {
@@ -24,7 +31,7 @@ enum MeasurementLine {
             case .time(let date): json.time(date)
             }
         }
-        return json.finish()
+        bytes = json.finish()
     }
 
     /// JSON string escaping as `JSONEncoder` does it with `.withoutEscapingSlashes`: quote,
@@ -54,6 +61,13 @@ struct JSONBytes {
     init(opening: Bool = true) {
         bytes.reserveCapacity(Self.typicalCapacity)
         if opening { bytes.append(UInt8(ascii: "{")) }
+    }
+
+    /// An object written after what `buffer` holds; `buffer` is moved in (left empty) and
+    /// ``finish()`` gives it back with the object at its end, so nothing is copied.
+    init(continuing buffer: inout [UInt8]) {
+        swap(&bytes, &buffer)
+        bytes.append(UInt8(ascii: "{"))
     }
 
     mutating func key(_ name: String) {
@@ -130,8 +144,11 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func finish() -> Data {
+    /// The bytes with the object closed, moved out (this is left empty).
+    mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
-        return Data(bytes)
+        var finished: [UInt8] = []
+        swap(&finished, &bytes)
+        return finished
     }
 }

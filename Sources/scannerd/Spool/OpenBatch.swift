@@ -10,8 +10,9 @@ struct SpooledBatch {
     let batchID: UUID
     let scannerID: ScannerID
     let revision: Int
-    /// One ``MeasurementLine`` per measurement, without the newline.
-    private(set) var lines: [Data] = []
+    /// The journal's bytes: one ``MeasurementLine`` per measurement, each ending in a newline
+    /// (a line never holds one: JSON escapes it).
+    private(set) var journal: [UInt8] = []
     private(set) var ids: [UUID] = []
     /// Scan cycles of the revision complete when the batch was sealed; nil when unknown (a
     /// journal sealed after a crash).
@@ -23,32 +24,41 @@ struct SpooledBatch {
         self.revision = revision
     }
 
-    var count: Int { lines.count }
+    var count: Int { ids.count }
 
     /// The journal's length: every line and its newline.
-    var journalBytes: Int { lines.reduce(0) { $0 + $1.count + 1 } }
+    var journalBytes: Int { journal.count }
 
+    /// Appends one line, given without its newline.
     mutating func append(_ line: Data, id: UUID) {
-        lines.append(line)
+        journal.append(contentsOf: line)
+        journal.append(JournalLines.newline)
         ids.append(id)
     }
 
+    /// Appends lines written to the journal together.
+    mutating func append(_ lines: JournalLines) {
+        journal.append(contentsOf: lines.bytes)
+        ids.append(contentsOf: lines.ids)
+    }
+
     /// The ``MeasurementBatch`` JSON, keys sorted as `JSONCoding` sorts them, put together from
-    /// the lines without decoding them again.
+    /// the lines without decoding them again: the journal with its newlines turned into commas.
     var json: Data {
         let head = "{\"batchID\":\"\(batchID.uuidString)\",\"measurements\":["
         var tail = "],\"scannerID\":"
         MeasurementLine.appendJSONString(scannerID.rawValue, to: &tail)
         if let scansCompleted { tail += ",\"scansCompleted\":\(scansCompleted)" }
         tail += ",\"switchRevision\":\(revision)}"
-        var json = Data(capacity: lines.reduce(head.utf8.count + tail.utf8.count) { $0 + $1.count + 1 })
+        var json = [UInt8]()
+        json.reserveCapacity(head.utf8.count + journal.count + tail.utf8.count)
         json.append(contentsOf: head.utf8)
-        for (index, line) in lines.enumerated() {
-            if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(line)
+        json.append(contentsOf: journal.dropLast())
+        for index in json.indices.dropFirst(head.utf8.count) where json[index] == JournalLines.newline {
+            json[index] = UInt8(ascii: ",")
         }
         json.append(contentsOf: tail.utf8)
-        return json
+        return Data(json)
     }
 }
 

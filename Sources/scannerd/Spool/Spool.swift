@@ -9,11 +9,11 @@ import ScanContract
 /// The on-disk spool between the radios and the uploader; nothing appended to it is lost unless
 /// the spool is full or the disk fails, and then what is dropped is counted and said in the log.
 ///
-/// Each measurement is appended to the open batch's journal with one `write()` before `append`
-/// returns, so a killed process loses nothing it appended (the kernel keeps written data). A
-/// batch is sealed into `ready/` when it holds `batchSize` measurements, `batchAge` after its
-/// first one, when the revision changes, and on shutdown; journals left by a crash are sealed
-/// when the spool opens. The uploader takes ready batches oldest first and is woken by
+/// Measurements are appended to the open batch's journal before `append` returns, those appended
+/// together with one `write()`, so a killed process loses nothing it appended (the kernel keeps
+/// written data). A batch is sealed into `ready/` when it holds `batchSize` measurements,
+/// `batchAge` after its first one, when the revision changes, and on shutdown; journals left by a
+/// crash are sealed when the spool opens. The uploader takes ready batches oldest first and is woken by
 /// ``readyBatchesArrived`` when one is sealed.
 ///
 /// The spool holds at most `maxBytes` (see ``SpoolBudget`` for what is dropped first). It runs
@@ -40,7 +40,6 @@ actor Spool {
     nonisolated let clock: SpoolClock
     private let sealer: BatchSealer
     private let executor: SpoolExecutor
-    private static let newline = UInt8(ascii: "\n")
     private var openBatch: OpenBatch?
     /// Batches whose sealing failed (a full disk, say); retried at every later seal.
     private var unsealed: [OpenBatch] = []
@@ -100,52 +99,72 @@ actor Spool {
         (openedBatches, openedContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
-    /// Appends a measurement taken under switch `revision`, sealing the open batch first when it
-    /// is of another revision, and after when it is full.
-    ///
-    /// Never fails: a measurement that does not fit (see ``SpoolBudget``) or cannot be written
-    /// (a full or failing disk) is dropped, counted in ``ScannerdCounters/droppedReadings`` and
-    /// said in the log at most once a minute with the count. A batch that cannot be sealed is
-    /// kept (see ``sealOpenBatch()``); the measurement is in the spool all the same.
+    /// Appends one measurement: ``append(_:revision:)`` with a group of one.
     func append(_ measurement: Measurement, revision: Int) {
+        append([measurement], revision: revision)
+    }
+
+    /// Appends `measurements`, taken under switch `revision`, in order, sealing the open batch
+    /// first when it is of another revision, and whenever it is full. The lines that go into one
+    /// batch are written to its journal with one `write()` before this returns: a group of
+    /// readings heard together costs one hop onto the spool's thread and one system call. What
+    /// was appended survives a killed process (the kernel keeps written data); a process killed
+    /// during the `write()` had not returned from this, and recovery drops the torn last line
+    /// such a write may leave (see ``JournalRecovery``).
+    ///
+    /// Never fails: a measurement that does not fit (see ``SpoolBudget``) is dropped, and so is
+    /// the group's share of a batch that cannot be written (a full or failing disk); drops are
+    /// counted in ``ScannerdCounters/droppedReadings`` and said in the log at most once a minute
+    /// with the count. A batch that cannot be sealed is kept (see ``sealOpenBatch()``); the
+    /// measurements are in the spool all the same.
+    func append(_ measurements: [Measurement], revision: Int) {
+        guard !measurements.isEmpty else { return }
         if let openBatch, openBatch.revision != revision {
             sealLoggingFailure()
         }
-        var line = MeasurementLine.encode(measurement)
-        line.append(Self.newline)
-        guard makeRoom(for: line.count) else {
-            drop(1, because: "the spool is full (--spool-max-bytes \(settings.maxBytes))")
-            return
+        var rest = measurements[...]
+        while !rest.isEmpty {
+            let room = max(1, settings.batchSize - (openBatch?.batch.count ?? 0))
+            appendToOneBatch(rest.prefix(room), revision: revision)
+            rest = rest.dropFirst(room)
         }
+    }
+
+    /// Appends measurements that all fit in the open batch (or a new one) with one `write()`;
+    /// seals the batch when that fills it.
+    private func appendToOneBatch(_ measurements: ArraySlice<Measurement>, revision: Int) {
+        var lines = JournalLines(capacity: measurements.count)
+        for measurement in measurements {
+            let length = lines.append(measurement)
+            guard makeRoom(for: lines.bytes.count) else {
+                lines.removeLast(length)
+                drop(1, because: "the spool is full (--spool-max-bytes \(settings.maxBytes))")
+                continue
+            }
+        }
+        guard !lines.isEmpty else { return }
         // Taken out of `openBatch` so that appending does not copy its lines.
         var open: OpenBatch
         do {
             open = try openBatch.take() ?? startBatch(revision: revision)
         } catch {
-            drop(1, because: "\(error)")
+            drop(lines.count, because: "\(error)")
             return
         }
         do {
-            try open.descriptor.write(line)
+            try open.descriptor.write(lines.bytes)
+            counters.journalWrites.increment()
         } catch {
             openBatch = open
-            drop(1, because: "\(error)")
+            drop(lines.count, because: "\(error)")
             return
         }
-        open.batch.append(line.dropLast(), id: measurement.id)
-        budget.appended(line.count)
+        open.batch.append(lines)
+        budget.appended(lines.bytes.count)
         openBatch = open
         if throttle.hasUnreported { logDrops(throttle.flush(at: clock.now())) }
         if open.batch.count >= settings.batchSize {
             sealLoggingFailure()
-        }
-    }
-
-    /// Appends `measurements` in order, each as ``append(_:revision:)`` does (its own `write()`
-    /// before this returns): readings heard together come with one hop onto the spool's thread.
-    func append(_ measurements: [Measurement], revision: Int) {
-        for measurement in measurements {
-            append(measurement, revision: revision)
         }
     }
 

@@ -44,9 +44,10 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// Writes all of `bytes`: one `write()` unless the kernel takes less (a full disk), in which
     /// case the rest follows. Throws on the first failing call; a prefix may then be on disk.
-    func write(_ bytes: Data) throws(SystemError) {
+    func write(_ bytes: some ContiguousBytes) throws(SystemError) {
+        let count = bytes.withUnsafeBytes(\.count)
         var offset = 0
-        while offset < bytes.count {
+        while offset < count {
             let written = try Syscall.retryingInterrupts("write") {
                 bytes.withUnsafeBytes { buffer in
                     Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)

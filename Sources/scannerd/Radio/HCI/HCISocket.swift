@@ -63,14 +63,27 @@ final class HCISocket: HCIChannel {
         try Self.receivePacket(from: descriptor, timeout: timeout, device: device)
     }
 
-    /// The next packet on a packet socket (one `read()` is one packet), or nil when none arrives
-    /// within `timeout`: `poll()`, then one `read()` of at most an HCI event's size. The raw HCI
-    /// socket reads this way, and so does the benchmark's replayed controller (`scannerd bench`).
+    /// The next packet on a packet socket (one read is one packet), or nil when none arrives
+    /// within `timeout`: `poll()`, then one `read()` of at most an HCI event's size; with no time
+    /// to wait, one `recv()` that does not block (`MSG_DONTWAIT`), so each packet of a gathered
+    /// group costs one system call. The raw HCI socket reads this way, and so does the
+    /// benchmark's replayed controller (`scannerd bench`). Throws when a call fails.
     static func receivePacket(from descriptor: CInt, timeout: Duration, device: String) throws(SystemError) -> [UInt8]? {
-        guard try Syscall.waitReadable(descriptor, timeout: timeout) else { return nil }
         var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE) + 1)
-        let count = try Syscall.retryingInterrupts("read", path: device) {
-            buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        let count: Int
+        if timeout > .zero {
+            guard try Syscall.waitReadable(descriptor, timeout: timeout) else { return nil }
+            count = try Syscall.retryingInterrupts("read", path: device) {
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            }
+        } else {
+            do {
+                count = try Syscall.retryingInterrupts("recv", path: device) {
+                    buffer.withUnsafeMutableBytes { floorscan_recv_nowait(descriptor, $0.baseAddress, $0.count) }
+                }
+            } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                return nil
+            }
         }
         buffer.removeLast(buffer.count - count)
         return buffer
