@@ -11,6 +11,8 @@ package struct SightingIngest: Sendable {
     package var tagsHeard: [Int64: Date]
     /// Events raised: missing tags heard.
     package var events: [TagEvent]
+    /// Whether registered beacons were heard: the fingerprint map changed.
+    package var beaconsHeard = false
 }
 
 extension AppDatabase {
@@ -51,6 +53,7 @@ extension AppDatabase {
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, in: db) }
+            ingest.beaconsHeard = heardBeacons
             return ingest
         }
     }

@@ -22,6 +22,7 @@ struct SightingsController {
         let batch = try await request.decodeJSON(SightingBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
         let ingest = try await database.ingestSightings(batch)
+        if ingest.beaconsHeard { await tracker.beaconsHeard() }
         if let last = ingest.events.last {
             await feeds.tagEvents.publish(upTo: last.id)
             for event in ingest.events {

@@ -5,7 +5,8 @@ import SwitchdStore
 
 /// Turns stored sightings into tag positions: for a tag heard at `time`, what each fixed scanner
 /// heard in its latest window within ``Settings/horizon`` before then goes through
-/// ``TagMultilateration``, then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
+/// ``FixedScannerLocator`` (multilateration fused with the fingerprints of the registered beacons
+/// the scanners heard, kept here and rebuilt when beacon sightings arrive or a beacon changes), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
 /// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
 ///
 /// Scanners report one after another, so a tag is located several times for one window, each
@@ -19,6 +20,7 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
+        var fingerprint = TagFingerprint.Settings()
         var smoothing = PositionKalmanFilter.Settings()
     }
 
@@ -32,6 +34,8 @@ actor TagTracker {
     let database: AppDatabase
     let settings: Settings
     private var tracks: [Int64: Track] = [:]
+    /// The fingerprint map and the beacon table it was built from; nil once beacons were heard.
+    private var fingerprints: (map: TagFingerprint, beacons: BeaconTableSignature)?
 
     init(database: AppDatabase, settings: Settings = Settings()) {
         self.database = database
@@ -46,7 +50,9 @@ actor TagTracker {
         let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
-        let method = TagMultilateration(settings: multilateration)
+        let method = FixedScannerLocator(
+            multilateration: TagMultilateration(settings: multilateration), fingerprint: try await fingerprintMap()
+        )
         guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
         var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
         let seconds = time.timeIntervalSince1970
@@ -65,6 +71,21 @@ actor TagTracker {
             accuracyMetres: smoothed.accuracyMetres, method: "\(raw.method)+\(PositionKalmanFilter.methodName)",
             scannersHeard: hearings.count
         ))
+    }
+
+    /// The fingerprint map, rebuilt from the store when beacons were heard since, or the beacon
+    /// table changed.
+    private func fingerprintMap() async throws -> TagFingerprint {
+        let beacons = try await database.beaconTableSignature()
+        if let fingerprints, fingerprints.beacons == beacons { return fingerprints.map }
+        let map = TagFingerprint(points: try await database.tagReferencePoints(), settings: settings.fingerprint)
+        fingerprints = (map, beacons)
+        return map
+    }
+
+    /// Drops the fingerprint map: registered beacons were heard, so it has new windows.
+    func beaconsHeard() {
+        fingerprints = nil
     }
 
     /// Forgets a deleted tag's track.
