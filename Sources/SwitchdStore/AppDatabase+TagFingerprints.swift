@@ -17,7 +17,7 @@ extension AppDatabase {
     package func tagReferencePoints() async throws -> [TagReferencePoint] {
         try await read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.beacon_id, s.window_end_ms, s.scanner_id, s.median_rssi, b.floor_id, b.x, b.y, b.measured_power
+                SELECT s.beacon_id, s.window_end_ms, s.scanner_id, s.median_rssi, b.floor_id, b.x, b.y, b.z, b.measured_power
                 FROM sighting s JOIN beacon b ON b.id = s.beacon_id
                 JOIN scanner_placement p ON p.scanner_id = s.scanner_id
                 ORDER BY s.beacon_id, s.window_end_ms
@@ -28,7 +28,7 @@ extension AppDatabase {
                 let beacon: Int64 = row["beacon_id"], end: Int64 = row["window_end_ms"]
                 let loss = Double(row["measured_power"] as Int) - (row["median_rssi"] as Double)
                 if current?.beacon != beacon {
-                    points.append(TagReferencePoint(floorID: row["floor_id"], x: row["x"], y: row["y"], windows: []))
+                    points.append(TagReferencePoint(floorID: row["floor_id"], x: row["x"], y: row["y"], height: row["z"], windows: []))
                 }
                 if current?.beacon != beacon || current?.end != end { points[points.count - 1].windows.append([:]) }
                 points[points.count - 1].windows[points[points.count - 1].windows.count - 1][row["scanner_id"]] = loss

@@ -120,3 +120,59 @@ struct FixedScannerLocatorTests {
         #expect(abs(quiet.x - 7) < 0.05 && abs(quiet.y - 2) < 0.05)
     }
 }
+
+@Suite("Accuracy scales measured on the survey")
+struct TagAccuracyScalesTests {
+    typealias Scene = TagMultilaterationTests
+
+    static func placements(offsets: [Double] = [0, 0, 0, 0]) -> [String: FixedScannerHearing] {
+        var placements: [String: FixedScannerHearing] = [:]
+        for (index, hearing) in Scene.square(tagAt: 0, 0, offsets: offsets).enumerated() {
+            var placed = hearing
+            placed.rssi = 0
+            placements[hearing.scanner] = placed
+            #expect(hearing.scanner == "s\(index)")
+        }
+        return placements
+    }
+
+    @Test func aBiasedMultilaterationIsWeightedDownAgainstTheMap() {
+        // Scanner s0 reads 9 dB low and no offset says so; the map was heard by it all the same.
+        let points = TagFingerprintTests.grid(biases: [-9, 0, 0, 0]).map { point in
+            var atHeight = point
+            atHeight.height = 1
+            return atHeight
+        }
+        let map = TagFingerprint(points: points)
+        let scales = TagAccuracyScales(points: points, placements: Self.placements(), multilateration: TagMultilateration(), fingerprint: map)
+        #expect(scales.samples == points.count)
+        #expect(scales.multilateration > scales.fingerprint, "\(scales)")
+
+        let corrected = TagAccuracyScales(
+            points: points, placements: Self.placements(offsets: [9, 0, 0, 0]), multilateration: TagMultilateration(), fingerprint: map
+        )
+        #expect(corrected.multilateration < scales.multilateration / 2, "with the offset in use, multilateration is exact: \(corrected)")
+    }
+
+    @Test func aSmallSurveyLeavesTheRadiiAsTheyAre() {
+        let points = Array(TagFingerprintTests.grid().prefix(TagAccuracyScales.minimumSamples - 1))
+        let scales = TagAccuracyScales(
+            points: points, placements: Self.placements(), multilateration: TagMultilateration(), fingerprint: TagFingerprint(points: points)
+        )
+        #expect(scales == TagAccuracyScales())
+    }
+
+    @Test func theLocatorFusesWithScaledRadii() throws {
+        let hearings = Scene.square(tagAt: 3, 4, biases: [-9, 0, 0, 0])
+        let map = TagFingerprint(points: TagFingerprintTests.grid(biases: [-9, 0, 0, 0]))
+        let plain = FixedScannerLocator(multilateration: TagMultilateration(), fingerprint: map)
+        let distrustful = FixedScannerLocator(
+            multilateration: TagMultilateration(), fingerprint: map, scales: TagAccuracyScales(multilateration: 10, fingerprint: 1)
+        )
+        let fingerprintOnly = try #require(map.locate(Dictionary(uniqueKeysWithValues: hearings.map { ($0.scanner, Scene.txPower - $0.rssi) })))
+        let a = try #require(plain.locate(hearings, txPower: Scene.txPower))
+        let b = try #require(distrustful.locate(hearings, txPower: Scene.txPower))
+        let distance = { (e: PositionEstimate) in ((e.x - fingerprintOnly.x) * (e.x - fingerprintOnly.x) + (e.y - fingerprintOnly.y) * (e.y - fingerprintOnly.y)).squareRoot() }
+        #expect(distance(b) < distance(a) / 10, "a multilateration radius 10 times wider weighs 100 times less")
+    }
+}

@@ -8,13 +8,16 @@ public struct TagReferencePoint: Hashable, Sendable {
     public var floorID: Int64
     public var x: Double
     public var y: Double
+    /// Height of the emitter above the floor, metres.
+    public var height: Double
     /// Scanner → path loss, dB; one dictionary per window the emitter was heard in.
     public var windows: [[String: Double]]
 
-    public init(floorID: Int64, x: Double, y: Double, windows: [[String: Double]]) {
+    public init(floorID: Int64, x: Double, y: Double, height: Double = 1, windows: [[String: Double]]) {
         self.floorID = floorID
         self.x = x
         self.y = y
+        self.height = height
         self.windows = windows
     }
 }
@@ -47,13 +50,17 @@ public struct TagFingerprint: Sendable {
     /// Per reference point, per scanner in `scanners` order: the mean loss over its windows (a
     /// window that did not hear the scanner counts as `notHeardLoss`), nil when it never heard it.
     private let losses: [[Double?]]
+    /// Index in the points given → index in `points`, for the points kept.
+    private let keptIndex: [Int: Int]
     /// The loss a scanner that did not hear stands for, dB.
     public let notHeardLoss: Double
 
     /// Keeps the reference points with at least one window that heard a scanner.
     public init(points: [TagReferencePoint], settings: Settings = Settings()) {
         self.settings = settings
-        let kept = points.filter { $0.windows.contains { !$0.isEmpty } }
+        let keptIndices = points.indices.filter { points[$0].windows.contains { !$0.isEmpty } }
+        let kept = keptIndices.map { points[$0] }
+        keptIndex = Dictionary(uniqueKeysWithValues: keptIndices.enumerated().map { ($1, $0) })
         let scanners = Set(kept.flatMap { $0.windows.flatMap(\.keys) }).sorted()
         let largest = kept.flatMap { $0.windows.flatMap(\.values) }.filter(\.isFinite).max() ?? 0
         let notHeard = largest + settings.notHeardMargin
@@ -74,11 +81,13 @@ public struct TagFingerprint: Sendable {
     /// The position from what the scanners read of the tag (scanner → path loss, dB); nil when the
     /// map is empty or none of the scanners is in it. The accuracy is the weighted spread of the
     /// chosen points around the position, at least ``Settings/minimumAccuracy``.
-    public func locate(_ query: [String: Double]) -> PositionEstimate? {
+    /// `excluding` leaves one reference point out (its index in the points given), as when the
+    /// survey measures itself.
+    public func locate(_ query: [String: Double], excluding: Int? = nil) -> PositionEstimate? {
         let heard = scanners.map { query[$0].flatMap { $0.isFinite ? $0 : nil } }
         guard heard.contains(where: { $0 != nil }) else { return nil }
         let scores = losses.map { difference(heard, $0) }
-        let ranked = scores.indices.sorted { scores[$0] < scores[$1] }
+        let ranked = scores.indices.filter { $0 != excluding.flatMap { keptIndex[$0] } }.sorted { scores[$0] < scores[$1] }
         guard let best = ranked.first else { return nil }
         let floorID = points[best].floorID
         let chosen = ranked.lazy.filter { self.points[$0].floorID == floorID }.prefix(max(settings.k, 1))
