@@ -13,6 +13,8 @@ package struct SightingIngest: Sendable {
     package var events: [TagEvent]
     /// The same events as presence events (`GET /v1/events`, webhooks, MQTT).
     package var presenceEvents: [PresenceEvent] = []
+    /// Whether registered beacons were heard: the fingerprint map changed.
+    package var beaconsHeard = false
 }
 
 extension AppDatabase {
@@ -57,6 +59,7 @@ extension AppDatabase {
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, in: db) }
+            ingest.beaconsHeard = heardBeacons
             return ingest
         }
     }

@@ -93,22 +93,10 @@ public struct BLEFingerprint: Sendable {
         guard let best = ranked.first else { return nil }
         let floorID = locations[best].floorID
         let chosen = ranked.lazy.filter { locations[$0].floorID == floorID }.prefix(max(settings.k, 1))
-        let weights = chosen.map { weight(scores[$0], best: scores[best]) }
-        let total = weights.reduce(0, +)
-        var x = 0.0, y = 0.0
-        for (i, w) in zip(chosen, weights) {
-            x += w * locations[i].x
-            y += w * locations[i].y
-        }
-        x /= total
-        y /= total
-        var spread = 0.0
-        for (i, w) in zip(chosen, weights) {
-            spread += w * (pow(locations[i].x - x, 2) + pow(locations[i].y - y, 2))
-        }
-        let accuracy = max((spread / total).squareRoot(), settings.minimumAccuracy)
+        let centre = WeightedCentroid(chosen.map { (locations[$0].x, locations[$0].y, weight(scores[$0], best: scores[best])) })
+        let accuracy = max(centre.spread, settings.minimumAccuracy)
         return Match(
-            estimate: PositionEstimate(floorID: floorID, x: x, y: y, accuracyMetres: accuracy, method: Self.methodName),
+            estimate: PositionEstimate(floorID: floorID, x: centre.x, y: centre.y, accuracyMetres: accuracy, method: Self.methodName),
             nearestLocationID: locations[best].locationID, roomID: locations[best].roomID
         )
     }

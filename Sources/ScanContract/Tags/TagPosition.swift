@@ -12,6 +12,7 @@ public struct TagPosition: Codable, Hashable, Sendable {
     /// The room of the location nearest the position; nil when the floor has no locations.
     public var roomID: Int64?
     public var accuracyMetres: Double
+    /// `fused` (multilateration and the fixed scanners' fingerprints), `tag-fingerprint`,
     /// `tag-multilateration` or `strongest-scanner` (too few scanners heard it), smoothed.
     public var method: String
     /// How many fixed scanners heard the tag in those windows.

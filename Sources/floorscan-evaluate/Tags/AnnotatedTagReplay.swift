@@ -7,15 +7,16 @@ import Positioning
 /// - `tracks`: the 9 walked tracks in `window`-second windows, trained on every surveyed point;
 /// - `static-train1-test2`: set 2's points (another day) in `window`-second windows, trained on
 ///   set 1's.
-/// Training (the model fit and the calibration beacons) reads the first 300 s of the training
-/// points, `calibrationWindowsPerPoint` windows of each.
+/// Training (the model fit, the survey that gives switchd its fingerprints and calibration)
+/// reads the first 300 s of the training points, `calibrationWindowsPerPoint` windows of each,
+/// evenly spaced.
 struct AnnotatedTagReplay {
     var window = 2.0
     /// Windows per point of the static part (consecutive, from the start); nil for all 150.
     var staticWindowsPerPoint: Int?
     /// Tracks of the tracks part; nil for all 9.
     var tracks: Int?
-    var calibrationWindowsPerPoint = 5
+    var calibrationWindowsPerPoint = 30
 
     /// Each test point starts this far after the previous, so smoothing never carries one
     /// point's track into the next (``PositionKalmanFilter/Settings/maximumGap`` is 30 s).

@@ -4,11 +4,11 @@ import Positioning
 
 /// BLE_calib2021 as a tag-tracking scene: its 6 anchors are the fixed scanners, the
 /// robot-carried tag the tag. Training: the 4,104 robot stops of the radio-map survey (the model
-/// fit reads all; at most `calibrationPoints` of them, evenly spaced, become calibration
-/// beacons). Scored: the 719 scans of the separate test run, in order, each one window (scans
+/// fit reads all; at most `calibrationPoints` of them, evenly spaced, are surveyed into switchd:
+/// registered beacons heard by the anchors, its fingerprints and calibration). Scored: the 719 scans of the separate test run, in order, each one window (scans
 /// within one TIMESTAMP second are spread evenly over it).
 struct CalibTagReplay {
-    var calibrationPoints = 480
+    var calibrationPoints = 5_000
 
     /// One scan of `train.csv` / `test.csv` (UJIIndoorLoc layout): RSSI per anchor (nil: not heard).
     struct Scan {

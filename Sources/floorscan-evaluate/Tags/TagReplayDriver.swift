@@ -5,14 +5,18 @@ import Positioning
 import ScanContract
 
 /// Replays a ``TagReplayScene`` through a running switchd, the way fixed scanners and an admin
-/// would: a floor, one placed scanner per receiver, the tag; with calibration, each training
-/// point registered as a beacon and heard by the scanners first, so switchd estimates every
-/// receive offset itself. Then each window: every receiver that heard the tag posts its sighting
-/// (`POST /v1/sightings`), and the position in the last answer is scored against the truth.
+/// would: a floor, one placed scanner per receiver, the tag, and a survey: each training point
+/// registered as a beacon and heard by the scanners, which gives switchd its fingerprint map and
+/// the samples it estimates every receive offset from. Without calibration each placement
+/// overrides the offset with 0. Then each window: every receiver that heard the tag posts its
+/// sighting (`POST /v1/sightings`), and the position in the last answer is scored against the truth.
 struct TagReplayDriver {
     let client: APIClient
     /// Names this run's floor, scanners, tag and beacons, so runs share one switchd.
     let label: String
+
+    /// Where the survey's windows start (seconds since 1970), long before any scored window.
+    static let surveyOrigin = 1_000_000.0
 
     struct Result: Encodable {
         /// Nil when switchd located the tag in no window.
@@ -31,7 +35,10 @@ struct TagReplayDriver {
             _ = try await client.call("POST", "/v1/scanners", json: NewScanner(id: scanners[index], name: receiver.name), as: ScanContract.Scanner.self)
             _ = try await client.call(
                 "PUT", "/v1/scanners/\(scanners[index])/placement",
-                json: NewScannerPlacement(floorID: floor.id, x: receiver.x, y: receiver.y, height: receiver.z, pathLossExponent: scene.model.exponent),
+                json: NewScannerPlacement(
+                    floorID: floor.id, x: receiver.x, y: receiver.y, height: receiver.z, receiveOffsetOverride: calibrate ? nil : 0,
+                    pathLossExponent: scene.model.exponent
+                ),
                 as: ScannerPlacement.self
             )
         }
@@ -42,7 +49,7 @@ struct TagReplayDriver {
             json: NewTag(name: "\(label) tag", identity: .iBeacon(BeaconID(uuid: uuid, major: 1, minor: 0)), txPower: txPower, height: scene.model.tagHeight),
             as: Tag.self
         )
-        if calibrate { try await calibrateScanners(scene, floorID: floor.id, scanners: scanners, uuid: uuid, txPower: txPower) }
+        try await survey(scene, floorID: floor.id, scanners: scanners, uuid: uuid, txPower: txPower)
 
         var errors: [Double] = []
         for window in scene.windows {
@@ -67,9 +74,12 @@ struct TagReplayDriver {
     }
 
     /// Registers every training point as a beacon (minor = its index, power = the tag's) and
-    /// posts each scanner's windows of them in one batch.
-    private func calibrateScanners(_ scene: TagReplayScene, floorID: Int64, scanners: [ScannerID], uuid: UUID, txPower: Int) async throws {
-        var batches: [Int: [Sighting]] = [:]
+    /// posts each scanner's windows of them, the first window of every point first, then the
+    /// second, and so on, so the latest sightings switchd calibrates from span all points. Each
+    /// window ends at its own time (`surveyOrigin` + window × 10,000 s + point), so switchd keeps
+    /// a point's windows apart.
+    private func survey(_ scene: TagReplayScene, floorID: Int64, scanners: [ScannerID], uuid: UUID, txPower: Int) async throws {
+        var rounds: [Int: [Int: [Sighting]]] = [:]
         for (pointIndex, point) in scene.calibration.enumerated() {
             let identity = BeaconID(uuid: uuid, major: 2, minor: UInt16(pointIndex))
             _ = try await client.call(
@@ -77,12 +87,18 @@ struct TagReplayDriver {
                 json: NewBeacon(uuid: uuid, major: 2, minor: UInt16(pointIndex), floorID: floorID, x: point.x, y: point.y, z: point.z, measuredPower: txPower),
                 as: Beacon.self
             )
-            let time = Date(timeIntervalSince1970: 1_000_000 + Double(pointIndex))
-            for window in point.windows {
+            for (windowIndex, window) in point.windows.enumerated() {
+                let time = Date(timeIntervalSince1970: Self.surveyOrigin + Double(windowIndex) * 10_000 + Double(pointIndex))
                 for (index, heard) in window {
-                    if let sighting = heard.sighting(of: .iBeacon(identity), from: time, to: time) { batches[index, default: []].append(sighting) }
+                    if let sighting = heard.sighting(of: .iBeacon(identity), from: time, to: time) {
+                        rounds[windowIndex, default: [:]][index, default: []].append(sighting)
+                    }
                 }
             }
+        }
+        var batches: [Int: [Sighting]] = [:]
+        for (_, round) in rounds.sorted(by: { $0.key < $1.key }) {
+            for (index, sightings) in round { batches[index, default: []] += sightings }
         }
         for (index, sightings) in batches.sorted(by: { $0.key < $1.key }) {
             for chunk in stride(from: 0, to: sightings.count, by: SightingBatch.maxSightings) {

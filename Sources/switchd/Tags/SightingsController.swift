@@ -25,6 +25,7 @@ struct SightingsController {
         if let last = ingest.presenceEvents.last {
             await feeds.events.publish(upTo: last.id)
         }
+        if ingest.beaconsHeard { await tracker.beaconsHeard() }
         if let last = ingest.events.last {
             await feeds.tagEvents.publish(upTo: last.id)
             for event in ingest.events {

@@ -5,7 +5,9 @@ import SwitchdStore
 
 /// Turns stored sightings into tag positions: for a tag heard at `time`, what each fixed scanner
 /// heard in its latest window within ``Settings/horizon`` before then goes through
-/// ``TagMultilateration``, then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
+/// ``FixedScannerLocator`` (multilateration fused with the fingerprints of the registered beacons
+/// the scanners heard, their accuracy radii scaled as ``TagAccuracyScales`` measured on those
+/// beacons; kept here and rebuilt when beacon sightings arrive or a beacon or placement changes), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
 /// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
 ///
 /// Scanners report one after another, so a tag is located several times for one window, each
@@ -19,6 +21,7 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
+        var fingerprint = TagFingerprint.Settings()
         var smoothing = PositionKalmanFilter.Settings()
     }
 
@@ -32,6 +35,9 @@ actor TagTracker {
     let database: AppDatabase
     let settings: Settings
     private var tracks: [Int64: Track] = [:]
+    /// The fingerprint map, its accuracy scales, and the beacon table and placements they were
+    /// built from; nil once beacons were heard.
+    private var fingerprints: (map: TagFingerprint, scales: TagAccuracyScales, beacons: BeaconTableSignature, placements: [ScannerPlacement])?
 
     init(database: AppDatabase, settings: Settings = Settings()) {
         self.database = database
@@ -46,7 +52,8 @@ actor TagTracker {
         let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
-        let method = TagMultilateration(settings: multilateration)
+        let (map, scales) = try await fingerprintMap()
+        let method = FixedScannerLocator(multilateration: TagMultilateration(settings: multilateration), fingerprint: map, scales: scales)
         guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
         var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
         let seconds = time.timeIntervalSince1970
@@ -65,6 +72,35 @@ actor TagTracker {
             accuracyMetres: smoothed.accuracyMetres, method: "\(raw.method)+\(PositionKalmanFilter.methodName)",
             scannersHeard: hearings.count
         ))
+    }
+
+    /// The fingerprint map and the accuracy scales measured on it, rebuilt from the store when
+    /// beacons were heard since, or the beacon table or a placement changed.
+    private func fingerprintMap() async throws -> (TagFingerprint, TagAccuracyScales) {
+        let beacons = try await database.beaconTableSignature()
+        let placements = try await database.placements()
+        if let fingerprints, fingerprints.beacons == beacons, fingerprints.placements == placements {
+            return (fingerprints.map, fingerprints.scales)
+        }
+        let points = try await database.tagReferencePoints()
+        let map = TagFingerprint(points: points, settings: settings.fingerprint)
+        var hearings: [String: FixedScannerHearing] = [:]
+        for p in placements {
+            hearings[p.scannerID.rawValue] = FixedScannerHearing(
+                scanner: p.scannerID.rawValue, floorID: p.floorID, x: p.x, y: p.y, height: p.height, receiveOffset: p.receiveOffset,
+                pathLossExponent: p.pathLossExponent, rssi: 0
+            )
+        }
+        let scales = TagAccuracyScales(
+            points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map
+        )
+        fingerprints = (map, scales, beacons, placements)
+        return (map, scales)
+    }
+
+    /// Drops the fingerprint map: registered beacons were heard, so it has new windows.
+    func beaconsHeard() {
+        fingerprints = nil
     }
 
     /// Forgets a deleted tag's track.

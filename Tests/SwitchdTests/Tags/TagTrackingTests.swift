@@ -218,3 +218,66 @@ import Testing
         }
     }
 }
+
+/// The fixed scanners' fingerprints: registered beacons the scanners heard are reference points.
+@Suite struct TagFingerprintTrackingTests {
+    /// Scanner 0 reads this far below the model, and no offset corrects it (overridden with 0).
+    static let bias = [-12.0, 0, 0, 0]
+
+    /// Registers a beacon at (x, y) and has every scanner report it for the window ending at `second`.
+    static func survey(_ client: some TestClientProtocol, floorID: Int64, minor: UInt16, at x: Double, _ y: Double, second: TimeInterval) async throws {
+        let beacon = try await client.expect(
+            .created, .post, "/v1/beacons",
+            json: NewBeacon(uuid: Readings.beaconUUID, major: 9, minor: minor, floorID: floorID, x: x, y: y, z: 1, measuredPower: -59),
+            as: Beacon.self
+        )
+        for index in TagWorld.corners.indices {
+            let rssi = TagWorld.rssi(index, tagAt: x, y, bias: bias[index])
+            let batch = SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: rssi, at: second)])
+            _ = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+        }
+    }
+
+    /// Every scanner reports the tag at (x, y), as biased as in the survey; the last position.
+    static func locate(_ client: some TestClientProtocol, tagAt x: Double, _ y: Double, at second: TimeInterval) async throws -> TagPosition {
+        var receipt: SightingReceipt?
+        for index in TagWorld.corners.indices {
+            let rssi = TagWorld.rssi(index, tagAt: x, y, bias: bias[index])
+            let batch = SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [TagWorld.sighting(rssi: rssi, at: second)])
+            receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+        }
+        return try #require(receipt?.positions.last)
+    }
+
+    @Test func surveyedBeaconsBecomeFingerprintsAndNewOnesAreUsedAtOnce() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            for index in TagWorld.corners.indices {
+                let corner = TagWorld.corners[index]
+                _ = try await client.expect(
+                    .ok, .put, "/v1/scanners/\(TagWorld.scannerID(index))/placement",
+                    json: NewScannerPlacement(floorID: world.ground.id, x: corner.0, y: corner.1, height: 2.5, receiveOffsetOverride: 0),
+                    as: ScannerPlacement.self
+                )
+            }
+            _ = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            let error = { (p: TagPosition) in ((p.x - 2) * (p.x - 2) + (p.y - 8) * (p.y - 8)).squareRoot() }
+
+            let unsurveyed = try await Self.locate(client, tagAt: 2, 8, at: 1)
+            #expect(unsurveyed.method == "tag-multilateration+filtered")
+            #expect(error(unsurveyed) > 1, "the receiver reading 12 dB low pushes the tag away: \(unsurveyed)")
+
+            try await Self.survey(client, floorID: world.ground.id, minor: 1, at: 8, 8, second: -100)
+            try await Self.survey(client, floorID: world.ground.id, minor: 2, at: 2, 2, second: -100)
+            let farSurvey = try await Self.locate(client, tagAt: 2, 8, at: 100)
+            #expect(farSurvey.method == "fused+filtered")
+
+            try await Self.survey(client, floorID: world.ground.id, minor: 3, at: 2, 8, second: -90)
+            let surveyed = try await Self.locate(client, tagAt: 2, 8, at: 200)
+            #expect(surveyed.method == "fused+filtered")
+            #expect(error(surveyed) < error(unsurveyed) / 2, "a reference point where the tag is: \(surveyed) vs \(unsurveyed)")
+            #expect(error(surveyed) < error(farSurvey), "the point surveyed last is in the map")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Locates a tag from what the fixed scanners heard of it by both methods a fixed topology has:
+/// ``TagMultilateration`` on the log-distance model and, where reference points were heard,
+/// ``TagFingerprint``; the two estimates are fused by ``PositionFusion`` (inverse-variance
+/// weights from their accuracy radii, each times its ``TagAccuracyScales``; the fingerprint's
+/// floor wins).
+public struct FixedScannerLocator: Sendable {
+    public var multilateration: TagMultilateration
+    public var fingerprint: TagFingerprint
+    /// Multiply each method's accuracy radius before fusing (and so in the estimate returned).
+    public var scales: TagAccuracyScales
+
+    public init(multilateration: TagMultilateration, fingerprint: TagFingerprint, scales: TagAccuracyScales = TagAccuracyScales()) {
+        self.multilateration = multilateration
+        self.fingerprint = fingerprint
+        self.scales = scales
+    }
+
+    /// The tag's position (named by the one method that placed it, or `fused`), its power at 1 m being `txPower` dBm; nil when neither method places
+    /// it (no hearing with a finite RSSI below 0 dBm). The fingerprint reads the raw RSSI, not
+    /// the offset-corrected one: its map was heard by the same receivers.
+    public func locate(_ hearings: [FixedScannerHearing], txPower: Double) -> PositionEstimate? {
+        var multilaterated = multilateration.locate(hearings, txPower: txPower)
+        multilaterated?.accuracyMetres *= scales.multilateration
+        var losses: [String: Double] = [:]
+        for hearing in hearings where hearing.rssi.isFinite && hearing.rssi < 0 {
+            losses[hearing.scanner] = txPower - hearing.rssi
+        }
+        guard var fingerprinted = fingerprint.locate(losses) else { return multilaterated }
+        fingerprinted.accuracyMetres *= scales.fingerprint
+        guard let multilaterated else { return fingerprinted }
+        return PositionFusion(floorAuthorities: [TagFingerprint.methodName]).fuse([multilaterated, fingerprinted])
+    }
+}
