@@ -30,17 +30,18 @@ public struct SwitchdInstance: Sendable {
     /// where it listens. A given `port` (one a killed switchd had) lets a restarted switchd come
     /// back where its scanners look for it.
     /// Instances with the same `stateName` in one folder share a database (a restart).
-    /// `openFileLimit` starts switchd under `prlimit --nofile=N:N` (its `LimitNOFILE=`).
+    /// `openFileLimit` starts switchd under `prlimit --nofile=N:N` (its `LimitNOFILE=`), or
+    /// `--nofile=N:H` with an `openFileHardLimit` H (a login shell's soft limit below its hard one).
     public static func start(
         in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd", stateName: String = "switchd-state",
-        openFileLimit: Int? = nil
+        openFileLimit: Int? = nil, openFileHardLimit: Int? = nil
     ) async throws -> SwitchdInstance {
         let stateDir = folder.path(stateName)
         let switchdArguments = ["--host", "127.0.0.1", "--port", String(port ?? 0), "--state-dir", stateDir] + arguments
         let switchd = try Binaries.url("switchd")
         // prlimit sets the limit on itself, then executes switchd in its place (same process ID).
         let (executable, allArguments) = openFileLimit.map { limit in
-            (URL(fileURLWithPath: "/usr/bin/prlimit"), ["--nofile=\(limit):\(limit)", "--", switchd.path] + switchdArguments)
+            (URL(fileURLWithPath: "/usr/bin/prlimit"), ["--nofile=\(limit):\(openFileHardLimit ?? limit)", "--", switchd.path] + switchdArguments)
         } ?? (switchd, switchdArguments)
         let process = try ManagedProcess(
             name: label, executable: executable,

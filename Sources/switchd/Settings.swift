@@ -11,8 +11,9 @@ struct Settings: Sendable {
     static let defaultMaxPlanBytes = 8 * 1024 * 1024
     /// Metres per second a route's ETA assumes when the request does not say.
     static let defaultWalkingSpeed = 1.4
-    /// Open connections allowed at once; kept below the descriptor limit (``DescriptorLimit``).
-    static let defaultMaxConnections = 1000
+    /// Open connections allowed at once (a scanner holds two); the soft open-file limit is raised
+    /// to fit them, or they are kept below it (``DescriptorLimit``).
+    static let defaultMaxConnections = 10_000
     /// Seconds a connection may sit with no request in progress before it is closed.
     static let defaultIdleTimeoutSeconds = 60.0
     /// Seconds a scanner must stay in a new room or floor before `entered`/`left` count.

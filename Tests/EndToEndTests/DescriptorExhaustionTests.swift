@@ -62,4 +62,24 @@ struct DescriptorExhaustionTests {
         #expect(metrics["switchd_connection_limit_reached_total"] >= 1)
         #expect(switchd.process.isRunning)
     }
+
+    /// Under `prlimit --nofile=256:4096` (a soft limit left below the hard one, as a login shell
+    /// or a unit without `LimitNOFILE=` gives), switchd raises its soft limit to fit
+    /// `--max-connections` instead of holding a quarter of them.
+    @Test func aSoftLimitBelowTheHardOneIsRaisedToFitTheConnections() async throws {
+        let folder = try TemporaryFolder("descriptor-raise")
+        defer { folder.remove() }
+        let switchd = try await SwitchdInstance.start(
+            in: folder, arguments: ["--max-connections", "1000"], openFileLimit: 256, openFileHardLimit: 4096
+        )
+        defer { switchd.process.signal(SIGKILL) }
+        let limits = try String(contentsOfFile: "/proc/\(switchd.process.pid)/limits", encoding: .utf8)
+        let openFiles = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        // "Max open files            1080                 4096                 files"
+        let softAndHard = openFiles.split(separator: " ").dropFirst(3).prefix(2).map(String.init)
+        #expect(softAndHard == ["1080", "4096"], "\(openFiles)")
+        let log = switchd.process.stderrTail(200)
+        #expect(log.contains("Open-file limit raised to fit --max-connections"), "\(log)")
+        #expect(!log.contains("--max-connections lowered"), "\(log)")
+    }
 }

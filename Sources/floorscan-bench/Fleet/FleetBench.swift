@@ -173,7 +173,13 @@ struct FleetBench {
             let toFirst = !scanner.atFirstLocation.load(ordering: .relaxed)
             let patch = SwitchPatch(scanning: true, mode: .survey, locationID: .set(toFirst ? locations[0] : locations[1]))
             let sent = DispatchTime.now().uptimeNanoseconds
-            let answer = try await http.send(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: try JSONCoding.encoder().encode(patch))
+            let body = try JSONCoding.encoder().encode(patch)
+            var answer = try await http.send(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: body)
+            // A switchd out of connections answers 503 with Retry-After; the flip's time runs on.
+            while answer.status == 503 || answer.status == 429, let wait = answer.retryAfter.flatMap(Int.init) {
+                try await Task.sleep(for: .seconds(wait))
+                answer = try await http.send(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: body)
+            }
             guard answer.status == 200 else { throw HarnessError("flip answered \(answer.status)") }
             scanner.atFirstLocation.store(toFirst, ordering: .relaxed)
             let revision = try JSONCoding.decoder().decode(ScanSwitch.self, from: answer.body).revision

@@ -61,8 +61,10 @@ final class SimulatedScanner: Sendable {
         }
     }
 
-    /// Uploads one batch every `interval`, the first after `phase`, until cancelled. A batch due
-    /// while an earlier one is still being sent waits its turn (as in scannerd's spool).
+    /// Uploads one batch every `interval`, the first after `phase`, until cancelled. Batches that
+    /// come due while an earlier one is still being sent are counted as offered but not sent
+    /// (scannerd would carry their readings in its spool), so a switchd that falls behind shows
+    /// as readings offered and not stored, not as a slower schedule.
     func upload(_ http: FleetHTTP, every interval: Duration, phase: Duration, readings: Int, tally: FleetTally) async {
         let clock = ContinuousClock()
         var due = clock.now + phase
@@ -105,6 +107,10 @@ final class SimulatedScanner: Sendable {
                 }
             }
             due = due + interval
+            while due < clock.now {
+                if tally.measuring.load(ordering: .relaxed) { tally.update { $0.offered += readings } }
+                due = due + interval
+            }
         }
     }
 }

@@ -30,8 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
     var visitDir: String?
     @Option(help: "Walking speed routes assume, metres per second (0.1 to 10).") var walkingSpeed = Settings.defaultWalkingSpeed
     @Option(help: ArgumentHelp(
-        "Most connections open at once.",
-        discussion: "At the limit the connection idle longest is closed to make room. Lowered at start to fit the open-file limit."
+        "Most connections open at once (a scanner holds two).",
+        discussion: "At the limit the connection idle longest is closed to make room. The soft open-file limit is raised up to the hard one to fit them; past the hard one this is lowered at start."
     ))
     var maxConnections = Settings.defaultMaxConnections
     @Option(help: "Seconds a connection may stay open with no request in progress (long-polls and live feeds are requests in progress).")
@@ -106,7 +106,9 @@ struct ServeCommand: AsyncParsableCommand {
         )
         DaemonLogging.bootstrap(level: configured.logLevel)
         let logger = Logger(label: "switchd")
-        configured.maxConnections = DescriptorLimit.current().connectionLimit(requested: maxConnections, logger: logger)
+        configured.maxConnections = DescriptorLimit.current()
+            .raisingSoftLimit(toFit: maxConnections, logger: logger)
+            .connectionLimit(requested: maxConnections, logger: logger)
         configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
         configured.presence = PresenceRules(
             dwell: .milliseconds(Int64((presenceDwell * 1000).rounded())), awayAfter: .milliseconds(Int64((awayAfter * 1000).rounded(.up)))

@@ -26,8 +26,11 @@ final class IngestCoalescer: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
 
-    /// Readings one commit holds at most; a larger backlog is committed in several.
-    static let defaultMaxReadingsPerCommit = 10_000
+    /// Readings one commit holds at most; a larger backlog is committed in several. Every other
+    /// write (a switch flip above all) waits for the commit running when it comes, so this bounds
+    /// that wait to the time 2,000 inserts and one fsync take, while one fsync still covers forty
+    /// 50-reading batches.
+    static let defaultMaxReadingsPerCommit = 2_000
     /// Readings queued at most; about a second of a thousand scanners' uploads.
     static let defaultMaxQueuedReadings = 40_000
     /// What a refused upload is told to wait before sending its batch again.
