@@ -31,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         // Tests only: a clock the test advances by hand (TestClock), for every type that owns a timer.
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -64,7 +63,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The system's zlib, for reading gzipped datasets in floorscan-evaluate.

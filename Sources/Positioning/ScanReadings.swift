@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// One scan's readings as the ``Locator`` takes them: per access point the RSSI of its reading

@@ -1,13 +1,6 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import TOMLKit
-
 /// A daemon's TOML configuration file: top-level `key = value` lines, one per long option.
 ///
-/// Tables, dates and times are refused here, since no option takes them; whether each key names an
+/// Read by ``TOMLReader``. Tables, dotted keys, dates and times are refused here, since no option takes them; whether each key names an
 /// option and whether each value suits it is checked later, against the command (`ConfigArguments`).
 public struct ConfigFile: Sendable, Equatable {
     public let path: String
@@ -17,7 +10,7 @@ public struct ConfigFile: Sendable, Equatable {
     /// Reads and parses the file at `path`.
     ///
     /// - Throws: `ConfigFileError.unreadable` when it cannot be read, `.syntax` with the line and column
-    ///   when it is not TOML, `.wrongShape` for a table, date or time.
+    ///   when it is not TOML, `.wrongShape` for a table, dotted key, date or time.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile {
         let text: String
         do {
@@ -29,41 +22,21 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// Parses `text` as the contents of the file at `path` (which is only used in errors).
+    ///
+    /// - Throws: `.syntax` with the line and column where the text stops being TOML or a key is set
+    ///   twice; `.wrongShape` naming the key and its line for a table, dotted key, date or time.
     public init(path: String, text: String) throws(ConfigFileError) {
-        let table: TOMLTable
+        var reader = TOMLReader(text: text)
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw .syntax(path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
+            settings = try reader.settings()
         } catch {
-            throw .syntax(path: path, line: 1, column: 1, reason: "\(error)")
-        }
-        let lines = KeyLines(text: text)
-        var settings: [ConfigSetting] = []
-        for (key, node) in table {
-            let line = lines.line(of: key)
-            guard let value = Self.value(node) else {
-                throw .wrongShape(path: path, key: key, line: line, expected: "a string, number, true/false or a list of those, not a \(node.type)")
+            switch error {
+            case .syntax(let line, let column, let reason):
+                throw .syntax(path: path, line: line, column: column, reason: reason)
+            case .unsupported(let key, let line, let what):
+                throw .wrongShape(path: path, key: key, line: line, expected: "a string, number, true/false or a list of those, not \(what)")
             }
-            settings.append(ConfigSetting(key: key, value: value, line: line))
         }
         self.path = path
-        self.settings = settings.sorted { ($0.line ?? .max, $0.key) < ($1.line ?? .max, $1.key) }
-    }
-
-    /// nil for the TOML types no option takes: tables, dates and times.
-    private static func value(_ node: any TOMLValueConvertible) -> ConfigValue? {
-        switch node.type {
-        case .string: node.string.map(ConfigValue.string)
-        case .int: node.int.map(ConfigValue.integer)
-        case .double: node.double.map(ConfigValue.float)
-        case .bool: node.bool.map(ConfigValue.boolean)
-        case .array:
-            node.array.flatMap { array in
-                let elements = array.map { value($0) }
-                return elements.contains(nil) ? nil : .array(elements.compactMap { $0 })
-            }
-        default: nil
-        }
     }
 }

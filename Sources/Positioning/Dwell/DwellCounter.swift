@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One position of one track, reduced to the place it was in (a room's or an item's ID; nil
 /// when in none).

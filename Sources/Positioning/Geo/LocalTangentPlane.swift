@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// East and north metres around a reference point on the WGS 84 ellipsoid, taken as a sphere of
 /// the mean Earth radius (equirectangular): within a building or a campus (a few kilometres)

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One calibration reading: a scanner heard an emitter of known power at a known distance.
 public struct ReceiveOffsetSample: Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// Gathers the RSSI of one emitter heard by one scanner over one window and closes it into a

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// Locates a tag from what several fixed scanners heard of it: the scanners play the anchors of

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `GET /v1/dashboard` (admin): what the site did since ``since``, at a glance.
 public struct Dashboard: Codable, Hashable, Sendable {

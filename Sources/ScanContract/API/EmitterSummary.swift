@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where an emitter was heard best: the surveyed location with the highest mean RSSI.
 public struct EmitterPlace: Codable, Hashable, Sendable {
@@ -78,13 +82,12 @@ public struct EmitterCursor: Hashable, Sendable {
 
     public var token: String {
         Data((Self.prefix + afterKey).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     /// Reads a token made by ``token``. Throws for anything else.
     public init(token: String) throws(FieldError) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard token.count <= 256, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
               text.hasPrefix(Self.prefix)

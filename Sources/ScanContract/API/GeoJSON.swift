@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A GeoJSON geometry (RFC 7946 §3.1): positions are `[longitude, latitude]` in WGS 84 degrees.
 public enum GeoJSONGeometry: Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `POST /v1/locate` takes: one scan's readings in the measurement JSON (Wi-Fi readings of
 /// one scan, and the BLE advertisements of the last seconds), and, to store the position, the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What happened to a scanner's presence (the v1 `kind` field of a ``PresenceEvent``).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The body of a webhook delivery, in the Standard Webhooks shape: `type` (`presence.entered`,
 /// …), `timestamp` (the event's time) and `data` (the ``PresenceEvent``).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What one scanner heard of one tag (or registered beacon) in one short window: not every
 /// advertisement, their statistics.

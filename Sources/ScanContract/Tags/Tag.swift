@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A tracked tag (`/v1/tags`): a bike, an asset or a visitor's badge that fixed scanners hear.
 public struct Tag: Codable, Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a tag advertises that names it: an iBeacon's UUID/major/minor, an Eddystone-UID's
 /// namespace and instance, an AltBeacon's 20-byte beacon ID, or (for anything else) its device

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where switchd places a tag from what the fixed scanners heard (`GET /v1/tags/{id}/positions`).
 public struct TagPosition: Codable, Hashable, Sendable {

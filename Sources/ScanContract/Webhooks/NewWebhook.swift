@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `POST /v1/webhooks`: where to send presence events, signed with which secret, and which kinds.
 public struct NewWebhook: Codable, Hashable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A webhook subscription as switchd lists it: never its secret, which is shown only when it is
 /// created (``CreatedWebhook``).

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import ScanContract
 
@@ -46,11 +55,23 @@ struct BenchCommand: AsyncParsableCommand {
         print("scannerd bench: \(events) events (\(bench.expectedReadings) iBeacon advertisements) replayed from \(replayed.packets.count) captured in \(captures), \(rate == 0 ? "as fast as taken" : "\(rate)/s"); spools in \(root)")
         for mode in modes ?? [] {
             let result = try await bench.run(mode: mode, directory: root + "/" + mode.rawValue)
-            print(String(
-                format: "%@: %.1f µs per advertisement, %.2f %% of a core at 500 advertisements/s (CPU %.0f ms over %.1f s; %d advertisements, %d readings spooled with %d journal writes)",
-                mode.rawValue, result.microsecondsPerAdvertisement, result.percentOfCore(at: 500),
-                result.cpu / .milliseconds(1), result.wall / .seconds(1), result.advertisements, result.spooled, result.journalWrites
-            ))
+            print(
+                "\(mode.rawValue): \(decimal(result.microsecondsPerAdvertisement, digits: 1)) µs per advertisement, "
+                    + "\(decimal(result.percentOfCore(at: 500), digits: 2)) % of a core at 500 advertisements/s "
+                    + "(CPU \(decimal(result.cpu / .milliseconds(1), digits: 0)) ms over \(decimal(result.wall / .seconds(1), digits: 1)) s; "
+                    + "\(result.advertisements) advertisements, \(result.spooled) readings spooled with \(result.journalWrites) journal writes)"
+            )
         }
     }
+}
+
+/// `value` with `digits` decimals, rounded half away from zero, as `%.Nf` writes it (String(format:)
+/// is full Foundation's, which scannerd does not link).
+private func decimal(_ value: Double, digits: Int) -> String {
+    let scale = (0..<digits).reduce(1) { scale, _ in scale * 10 }
+    let units = Int((abs(value) * Double(scale)).rounded())
+    let sign = value < 0 && units != 0 ? "-" : ""
+    guard digits > 0 else { return sign + String(units) }
+    let fraction = String(units % scale)
+    return sign + String(units / scale) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
 }

@@ -1,5 +1,9 @@
 import CBluetooth
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RadioWire
 
 /// The HCI events that carry iBeacon advertisements, as the H4 packets a raw HCI socket reads:

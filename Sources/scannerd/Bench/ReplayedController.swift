@@ -1,5 +1,9 @@
 import CBluetooth
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A controller for `scannerd bench`, behind ``HCIChannel``: it answers every command with a
 /// successful Command Complete (legacy LE scanning supported), and the events a feeder writes to
@@ -7,7 +11,7 @@ import Foundation
 /// read by the raw HCI socket's own code (``HCISocket/receivePacket(from:timeout:device:)``).
 final class ReplayedController: HCIChannel, @unchecked Sendable {
     let sockets: PacketSocketPair
-    private let lock = NSLock()
+    private let lock = Lock()
     private var answers: [[UInt8]] = []
 
     init(sockets: PacketSocketPair) {

@@ -49,16 +49,17 @@ extension AdvertisementLine.Beacon {
             self.init(type: "ibeacon", uuid: beacon.uuid.uuidString.lowercased(), major: beacon.major,
                       minor: beacon.minor, measuredPower: beacon.measuredPower)
         case .eddystoneUID(let beacon):
-            self.init(type: "eddystone-uid", namespace: hex(beacon.namespace), instance: hex(beacon.instance),
+            self.init(type: "eddystone-uid", namespace: lowercaseHex(beacon.namespace), instance: lowercaseHex(beacon.instance),
                       txPower: beacon.txPower)
         case .altBeacon(let beacon):
-            self.init(type: "altbeacon", company: beacon.companyID, id: hex(beacon.beaconID),
+            self.init(type: "altbeacon", company: beacon.companyID, id: lowercaseHex(beacon.beaconID),
                       referenceRSSI: beacon.referenceRSSI)
         }
     }
 }
 
-private func hex(_ bytes: [UInt8]) -> String {
+/// Lower-case hex, two digits a byte, as the decoder's lines and ``TagIdentity`` write IDs.
+func lowercaseHex(_ bytes: [UInt8]) -> String {
     bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
 }
 

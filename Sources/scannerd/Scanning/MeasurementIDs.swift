@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Fresh IDs for measurements: random (version 4) UUIDs drawn from the kernel's random source

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RadioWire
 import ScanContract
 
@@ -12,17 +16,12 @@ extension HeardAdvertisement {
             case .iBeacon(let beacon):
                 .iBeacon(BeaconID(uuid: beacon.uuid, major: beacon.major, minor: beacon.minor))
             case .eddystoneUID(let beacon):
-                .eddystoneUID(namespace: Self.hex(beacon.namespace), instance: Self.hex(beacon.instance))
+                .eddystoneUID(namespace: lowercaseHex(beacon.namespace), instance: lowercaseHex(beacon.instance))
             case .altBeacon(let beacon):
-                .altBeacon(Self.hex(beacon.beaconID))
+                .altBeacon(lowercaseHex(beacon.beaconID))
             }
         }
         identities.append(.address(MACAddress(rawValue: advertisement.address.rawValue)))
         return identities
-    }
-
-    /// Lower-case hex, as ``TagIdentity`` writes namespaces, instances and beacon IDs.
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

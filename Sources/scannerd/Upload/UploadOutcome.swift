@@ -54,7 +54,8 @@ enum UploadOutcome: Equatable {
     /// `Retry-After` as delay-seconds (RFC 9110 §10.2.3), capped; nil when absent or an HTTP date
     /// (the uploader's own backoff applies then).
     private static func retryAfter(in response: HTTPResponse) -> Duration? {
-        guard let text = response.headers["retry-after"], let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+        let words = response.headers["retry-after"].map { $0.split { $0 == " " || $0 == "\t" } } ?? []
+        guard words.count == 1, let seconds = Int(words[0]), seconds >= 0 else {
             return nil
         }
         return min(.seconds(seconds), maximumRetryAfter)

@@ -65,10 +65,13 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("the line of a quoted key is found; a key inside a table is not taken for a top-level one")
-    func keyLines() {
-        let lines = KeyLines(text: "\"port\" = 1\n[t]\nhost = 2\n")
-        #expect(lines.line(of: "port") == 1)
-        #expect(lines.line(of: "host") == nil)
+    @Test("a table names itself and its line; a setting after it is not read as a top-level one")
+    func tableIsNamed() throws {
+        #expect(throws: ConfigFileError.wrongShape(
+            path: "t.toml", key: "server", line: 2,
+            expected: "a string, number, true/false or a list of those, not a table"
+        )) {
+            try ConfigFile(path: "t.toml", text: "\"port\" = 1\n[server]\nhost = 2\n")
+        }
     }
 }
