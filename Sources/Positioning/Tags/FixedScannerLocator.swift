@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Locates a tag from what the fixed scanners heard of it by both methods a fixed topology has:
 /// ``TagMultilateration`` on the log-distance model and, where reference points were heard,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How much each method's accuracy radius understates its error, measured on the survey itself:
 /// each sampled reference point's first window is located as if it were a tag (the fingerprint

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A place of known position where an emitter was heard by the fixed scanners: a registered
 /// beacon, or a tag carried there during a survey. Each window holds, per scanner that heard it,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScanContract
 
 /// One advertisement as track mode takes it: every identity it names a tag by, how strongly it
