@@ -176,6 +176,7 @@ let package = Package(
             dependencies: [
                 "scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanContract", "Positioning", "Harness"]),

@@ -9,10 +9,16 @@ struct TrackService<Heard: AsyncSequence & Sendable>: Service where Heard.Elemen
     let hearings: Heard
     let logger: Logger
 
-    /// Throws what ``TrackForwarder/run(_:)`` throws.
+    /// Throws what ``TrackForwarder/run(_:)`` throws, except the cancellation a graceful
+    /// shutdown causes (SIGTERM or SIGINT while a post or a wait is under way): that is a stop.
     func run() async throws {
-        let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings] in try await forwarder.run(hearings) }
-        logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
+        do {
+            let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings] in try await forwarder.run(hearings) }
+            logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
+        } catch {
+            guard error is CancellationError, Task.isShuttingDownGracefully else { throw error }
+            logger.info("Track mode stopped")
+        }
     }
 
     /// Runs the service until it ends or a signal stops it.
