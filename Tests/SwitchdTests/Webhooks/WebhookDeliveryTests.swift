@@ -98,6 +98,49 @@ import Testing
         }
     }
 
+    @Test func aReceiverThatDoesNotAnswerHoldsUpOnlyItsOwnDeliveries() async throws {
+        let stuck = WebhookReceiver()
+        await stuck.answer(.holdUntilReleased)
+        let healthy = WebhookReceiver()
+        try await stuck.application().test(.live) { stuckClient in
+            try await healthy.application().test(.live) { healthyClient in
+                let (stuckPort, healthyPort) = (try #require(stuckClient.port), try #require(healthyClient.port))
+                let feeds = Feeds()
+                // The held attempt never times out within the test: only the release ends it.
+                var retry = WebhookRetryPolicy()
+                retry.attemptTimeout = .seconds(3600)
+                try await makeIntegrationApp(try .inMemory(), presence: Self.rules, retry: retry, feeds: feeds, clock: TestClock()).test(.live) { client in
+                    // Registered first, so a sender that served webhooks in turn would be stuck on it.
+                    let toStuck = try await client.expect(
+                        .created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(stuckPort)/hook"), as: CreatedWebhook.self
+                    )
+                    _ = try await client.expect(
+                        .created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(healthyPort)/hook"), as: CreatedWebhook.self
+                    )
+                    let world = try await PresenceWorld.make(client)
+                    _ = try await world.post(Self.hallThenOffice, with: client)
+                    await stuck.heldCount.wait(untilAbove: 0)
+                    await healthy.waitForAccepted(4)
+                    // Ingest and the API go on too while the first receiver holds its request.
+                    _ = try await world.post([RecordedPosition(t: 4, room: "hall", x: 2, y: 3)], with: client)
+                    await healthy.waitForAccepted(6)
+                    let events = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+                    #expect(await healthy.accepted.map(\.id) == events.map { "evt_\($0.id)" })
+                    #expect(await stuck.requests.count == 1, "one attempt in flight, none given up")
+
+                    await stuck.release()
+                    await stuck.waitForAccepted(events.count)
+                    #expect(await stuck.accepted.map(\.id) == events.map { "evt_\($0.id)" }, "every event, in the order stored")
+                    await feeds.webhookAttempts.wait(untilAbove: Int64(2 * events.count) - 1)
+                    let deliveries = try await client.expect(
+                        .ok, get: "/v1/webhooks/\(toStuck.webhook.id)/deliveries", as: Page<WebhookDelivery>.self
+                    ).items
+                    #expect(deliveries.map(\.attempts) == Array(repeating: 1, count: events.count) && deliveries.allSatisfy { $0.state == .delivered })
+                }
+            }
+        }
+    }
+
     @Test func aDeliveryIsDeadAfterTheLimitAndTheNextOnesStillGo() async throws {
         let receiver = WebhookReceiver()
         await receiver.answer(.failOnly(["evt_1"]))
