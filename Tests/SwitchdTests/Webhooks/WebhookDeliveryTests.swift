@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Harness
 import Hummingbird
 import HummingbirdTesting
 import ScanContract
@@ -137,6 +138,38 @@ import Testing
                     ).items
                     #expect(deliveries.map(\.attempts) == Array(repeating: 1, count: events.count) && deliveries.allSatisfy { $0.state == .delivered })
                 }
+            }
+        }
+    }
+
+    @Test func pendingDeliveriesSurviveARestartOfSwitchd() async throws {
+        let folder = try TemporaryFolder("webhook-restart")
+        defer { folder.remove() }
+        let receiver = WebhookReceiver()
+        await receiver.answer(.fail(.serviceUnavailable))
+        try await receiver.application().test(.live) { receiverClient in
+            let port = try #require(receiverClient.port)
+            let before = Feeds()
+            // The retry is due 1 s after the failed attempt, on a clock that never moves: only the restart sends it again.
+            let events = try await makeIntegrationApp(
+                try .open(stateDirectory: folder.url.path), presence: Self.rules, feeds: before, clock: TestClock()
+            ).test(.live) { client in
+                _ = try await client.expect(.created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(port)/hook"), as: CreatedWebhook.self)
+                let world = try await PresenceWorld.make(client)
+                _ = try await world.post(Self.hallThenOffice, with: client)
+                await before.webhookAttempts.wait(untilAbove: 0)
+                return try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            }
+            #expect(await receiver.accepted.isEmpty && events.count == 4)
+
+            await receiver.answer(.accept)
+            let after = Feeds()
+            try await makeIntegrationApp(try .open(stateDirectory: folder.url.path), presence: Self.rules, feeds: after, clock: TestClock()).test(.live) { client in
+                await receiver.waitForAccepted(events.count)
+                #expect(await receiver.accepted.map(\.id) == events.map { "evt_\($0.id)" }, "every event, in the order stored")
+                await after.webhookAttempts.wait(untilAbove: Int64(events.count) - 1)
+                let deliveries = try await client.expect(.ok, get: "/v1/webhooks/1/deliveries", as: Page<WebhookDelivery>.self).items
+                #expect(deliveries.map(\.attempts) == [2, 1, 1, 1] && deliveries.allSatisfy { $0.state == .delivered })
             }
         }
     }
