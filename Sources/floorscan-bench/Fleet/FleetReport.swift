@@ -24,6 +24,9 @@ struct FleetReport {
             String(format: "under load: switchd CPU %.1f %% of a core; RSS %.0f MB (peak %.0f MB); %d descriptors open", r.loadCorePercent,
                    Double(r.residentBytes) / 1e6, Double(r.peakResidentBytes) / 1e6, r.openDescriptors),
             "switchd after the run: \(r.switchdAlive ? "running" : "GONE"), /healthz \(r.healthAfter)",
+            String(format: "shedding: connection limit reached %.0f times, %.0f connections refused (503 overloaded), %.0f uploads refused (503 busy)",
+                   r.shedding.connectionLimitReached, r.shedding.connectionsRefused, r.shedding.uploadsRefused),
+        ] + r.shedding.logLines.prefix(5).map { "switchd logged: \($0.prefix(300))" } + [
             "",
         ]
         lines.forEach { Swift.print($0) }
