@@ -33,9 +33,11 @@ struct FleetBench {
         var idleCorePercent: Double
         var idleFlips: Stats
         var idleFlipsMissed: Int
+        var idleFlipsRefused: Int
         var loadCorePercent: Double
         var loadFlips: Stats
         var loadFlipsMissed: Int
+        var loadFlipsRefused: Int
         var counts: FleetTally.Counts
         var postLatency: Stats
         var storedByServer: Double
@@ -92,7 +94,7 @@ struct FleetBench {
             let idleEnd = try ProcessUsage.read(pid: switchd.process.pid)
             let idleCore = corePercent(from: idleStart, to: idleEnd, over: Double(idleSeconds))
             print("fleet of \(scanners): \(flips) flips while idle …")
-            let (idleFlips, idleMissed) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
+            let (idleFlips, idleMissed, idleRefused) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
 
             print("fleet of \(scanners): uploading \(readings) readings every \(interval) per scanner …")
             for scanner in fleet {
@@ -112,7 +114,7 @@ struct FleetBench {
             tally.measuring.store(false, ordering: .relaxed)
             let loadEnd = try ProcessUsage.read(pid: switchd.process.pid)
             let loadCore = corePercent(from: loadStart, to: loadEnd, over: milliseconds(from: loadClock, to: DispatchTime.now().uptimeNanoseconds) / 1000)
-            let (loadFlips, loadMissed) = try await flipping.value
+            let (loadFlips, loadMissed, loadRefused) = try await flipping.value
             try await Task.sleep(for: .seconds(5))
             tally.acking.store(false, ordering: .relaxed)
             let counts = tally.snapshot
@@ -127,8 +129,8 @@ struct FleetBench {
             await switchd.process.terminate()
             return Result(
                 scanners: scanners, readings: readings, interval: interval, openFileLimit: openFileLimit, setupSeconds: setupSeconds,
-                idleCorePercent: idleCore, idleFlips: Stats(idleFlips), idleFlipsMissed: idleMissed,
-                loadCorePercent: loadCore, loadFlips: Stats(loadFlips), loadFlipsMissed: loadMissed,
+                idleCorePercent: idleCore, idleFlips: Stats(idleFlips), idleFlipsMissed: idleMissed, idleFlipsRefused: idleRefused,
+                loadCorePercent: loadCore, loadFlips: Stats(loadFlips), loadFlipsMissed: loadMissed, loadFlipsRefused: loadRefused,
                 counts: counts, postLatency: Stats(counts.postLatencies), storedByServer: stored,
                 residentBytes: usage.residentBytes, peakResidentBytes: usage.peakResidentBytes, openDescriptors: usage.openDescriptors,
                 switchdAlive: alive, healthAfter: health, shedding: shedding
@@ -184,12 +186,15 @@ struct FleetBench {
 
     /// `count` flips, one at a time, each of a random scanner's switch to its other location,
     /// timed from sending the PATCH to that scanner's long-poll answering with the new revision;
-    /// `every` apart. Returns the times (ms) and how many never arrived within 30 s.
+    /// `every` apart. Returns the times (ms) and how many never arrived within 30 s; a flip
+    /// still refused (503/429, or its connection closed) after three tries, as by a switchd out
+    /// of descriptors, counts as missed and refused.
     private func flip(
         _ count: Int, every: Duration, fleet: [SimulatedScanner], locations: [Int64], _ http: FleetHTTP, admin: String, log: FlipLog
-    ) async throws -> ([Double], Int) {
+    ) async throws -> (times: [Double], missed: Int, refused: Int) {
         var times: [Double] = []
         var missed = 0
+        var refused = 0
         for _ in 0..<count {
             let scanner = fleet.randomElement()!
             let toFirst = !scanner.atFirstLocation.load(ordering: .relaxed)
@@ -197,7 +202,18 @@ struct FleetBench {
             let sent = DispatchTime.now().uptimeNanoseconds
             let body = try JSONCoding.encoder().encode(patch)
             // A switchd out of connections answers 503 with Retry-After; the flip's time runs on.
-            let (answer, _) = try await http.sendRetrying(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: body)
+            // One that still finds no connection after three tries (closed or refused) is counted.
+            let answer: FleetHTTP.Answer
+            do {
+                (answer, _) = try await http.sendRetrying(.PATCH, "/v1/scanners/\(scanner.id)/switch", token: admin, body: body, attempts: 3)
+            } catch {
+                (missed, refused) = (missed + 1, refused + 1)
+                continue
+            }
+            if answer.status == 503 || answer.status == 429 {
+                (missed, refused) = (missed + 1, refused + 1)
+                continue
+            }
             guard answer.status == 200 else { throw HarnessError("flip answered \(answer.status)") }
             scanner.atFirstLocation.store(toFirst, ordering: .relaxed)
             let revision = try JSONCoding.decoder().decode(ScanSwitch.self, from: answer.body).revision
@@ -208,6 +224,6 @@ struct FleetBench {
             }
             try await Task.sleep(for: every)
         }
-        return (times, missed)
+        return (times, missed, refused)
     }
 }
