@@ -136,7 +136,8 @@ func buildRouter(
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database, hub: hub).addRoutes(to: router)
-    SwitchController(database: database, hub: hub, clock: clock).addRoutes(to: router)
+    let switchWrites = SwitchWritesWaiting()
+    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
@@ -144,7 +145,7 @@ func buildRouter(
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
     MeasurementsController(
-        database: database, ingest: IngestCoalescer(database: database, metrics: metrics.factory, logger: logger), hub: hub,
+        database: database, ingest: IngestCoalescer(database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: logger), hub: hub,
         feed: feeds.measurements, stored: metrics.measurementsStored
     ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))

@@ -8,6 +8,8 @@ import SwitchdStore
 struct SwitchController {
     let database: AppDatabase
     let hub: SwitchHub
+    /// Counts this controller's changes while they wait for the writer, so ingest makes way.
+    let switchWrites: SwitchWritesWaiting
     var clock: any Clock<Duration> = ContinuousClock()
 
     /// How long a long-poll holds when the client does not say.
@@ -48,11 +50,14 @@ struct SwitchController {
         return try .json(current)
     }
 
-    /// Applies a ``SwitchPatch``; 200 with the switch as it now is.
+    /// Applies a ``SwitchPatch``; 200 with the switch as it now is. An ingest commit in progress
+    /// ends after its current batch to let the change through (``SwitchWritesWaiting``).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let patch = try await request.decodeJSON(SwitchPatch.self, context: context)
-        let update = try await database.updateSwitch(of: scannerID, with: patch, at: .nowInMilliseconds())
+        let update = try await switchWrites.during {
+            try await database.updateSwitch(of: scannerID, with: patch, at: .nowInMilliseconds())
+        }
         if update.isNewRevision {
             await hub.publish(update.scanSwitch)
             context.logger.info("Switch changed", metadata: [
