@@ -165,14 +165,8 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let http = try caFile.map { try NIOHTTPClient(caFile: $0) } ?? NIOHTTPClient()
-        do {
-            let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
-            try await scannerd.run()
-        } catch {
-            try? await http.shutdown()
-            throw error
-        }
-        try await http.shutdown()
+        let http = try caFile.map { try CurlHTTPClient(caFile: $0) } ?? CurlHTTPClient()
+        let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
+        try await scannerd.run()
     }
 }
