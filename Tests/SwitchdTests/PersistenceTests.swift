@@ -27,6 +27,7 @@ import Testing
                 "v4-mqtt",
                 "v4-georeference-and-allow-lists",
                 "v4-tag-presence-events",
+                "v4-tag-events-in-presence",
             ])
         }
     }
