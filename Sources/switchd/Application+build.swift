@@ -168,7 +168,7 @@ func buildRouter(
     WebhooksController(database: database).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
-    TagsController(database: database, tracker: tracker).addRoutes(to: router)
+    TagsController(database: database, tracker: tracker, hub: hub).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)

@@ -28,6 +28,7 @@ import Testing
                 "v4-georeference-and-allow-lists",
                 "v4-tag-presence-events",
                 "v4-emitter-summary",
+                "v4-tag-events-in-presence",
             ])
         }
     }
