@@ -28,8 +28,19 @@ struct SelectionCandidate: Hashable, Sendable {
     var exponent: Double
     var settings: WiFiKNNLocator<Int>.Settings
 
-    static var standard: Self { Self(exponent: PoweredRSSI.standard.exponent, settings: .standard) }
+    /// `.standard` as the third selection was pre-registered against (commit 549ca81): exponent 2,
+    /// 5 building voters, 5 floor voters weighted 1 / d³, 31 neighbours weighted 1 / d² within
+    /// 1.5 × the nearest distance. Fixed here, so that the selection can be run again as it ran
+    /// after the default moved to its outcome.
+    static var standard: Self {
+        Self(
+            exponent: 2,
+            settings: WiFiKNNLocator<Int>.Settings(
+                buildingVoters: 5, floorVoters: 5, neighbours: 31,
+                floorVoteWeightPower: 3, positionWeightPower: 2, neighbourDistanceRatio: 1.5))
+    }
 
+    /// Powed RSSI with this exponent, floor and threshold as in `PoweredRSSI.standard`.
     var representation: PoweredRSSI {
         PoweredRSSI(floorDBm: PoweredRSSI.standard.floorDBm, exponent: exponent, weakestHeardDBm: PoweredRSSI.standard.weakestHeardDBm)
     }

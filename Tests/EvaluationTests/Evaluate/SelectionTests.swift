@@ -51,6 +51,9 @@ import Testing
     // MARK: candidates
 
     @Test func oneStepCandidatesChangeOneSettingToEachGridNeighbour() {
+        // The pre-registered baseline, whatever the default has become since.
+        #expect(SelectionCandidate.standard.label == "standard")
+        #expect(SelectionCandidate.standard.settings.neighbourDistanceRatio == 1.5)
         let candidates = SelectionCandidate.oneStep
         #expect(candidates.count == 13)
         #expect(candidates[0] == .standard)
@@ -63,7 +66,7 @@ import Testing
         // What the candidates build: the standard's settings apart from the one change.
         let ratio = candidates[5]
         #expect(ratio.settings.neighbourDistanceRatio == 1.25)
-        #expect(ratio.settings.neighbours == WiFiKNNLocator<Int>.Settings.standard.neighbours)
+        #expect(ratio.settings.neighbours == 31)
         #expect(candidates[1].representation.exponent == 1.5)
     }
 
@@ -157,7 +160,7 @@ import Testing
         var errors: [Double] = []
         for fold in 0..<5 {
             let kept = dataset.samples.enumerated().filter { $0.offset / 2 != fold }.map(\.element.fingerprint)
-            let locator = WiFiKNNLocator(records: kept)
+            let locator = WiFiKNNLocator(records: kept, settings: SelectionCandidate.standard.settings)
             for sample in dataset.samples[(2 * fold)..<(2 * fold + 2)] {
                 let fix = try #require(locator.locate(sample.readings))
                 errors.append(abs(fix.estimate.x - sample.longitude))
