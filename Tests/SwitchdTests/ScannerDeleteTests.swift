@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -126,6 +127,32 @@ struct ScannerDeleteTests {
                 return leftovers
             }
             #expect(leftovers.isEmpty, "the stream ends cleanly")
+        }
+    }
+
+    /// A scanner deleted while its `away` deadline runs is never marked away (its presence state
+    /// and events went with it); another scanner's deadline still gives its one `away`.
+    @Test func aDeletedScannerIsNeverMarkedAway() async throws {
+        let feeds = Feeds()
+        let clock = TestClock()
+        let awayAfter = Duration.seconds(90)
+        let rules = PresenceRules(dwell: .seconds(5), awayAfter: awayAfter)
+        try await makeIntegrationApp(try .inMemory(), presence: rules, feeds: feeds, clock: clock).test(.live) { client in
+            let world = try await PresenceWorld.make(client)
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: Self.retired), as: ScanContract.Scanner.self)
+            let stream = try RecordedPosition.stream("stops")
+            _ = try await world.post(stream, with: client, scanner: Self.retired)
+            let last = try #require(try await world.post(stream, with: client).last)
+            await feeds.presenceHasRead(last.id)
+            let settled = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            #expect(Set(settled.map(\.scannerID)) == [.default, Self.retired])
+
+            #expect(try await client.execute(uri: "/v1/scanners/pi-retired", method: .delete).status == .noContent)
+            await clock.advance(by: awayAfter + .milliseconds(1))
+            await feeds.events.waitForRows(after: try #require(settled.last).id)
+            let events = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            #expect(events.allSatisfy { $0.scannerID == .default }, "the deleted scanner's events went with it, and no away came")
+            #expect(events.filter { $0.kind == .away }.count == 1)
         }
     }
 }
