@@ -8,7 +8,9 @@ import SwitchdStore
 ///
 /// Presence events and anything else that must not be lost go through here; state that is
 /// retained (positions, switches, availability) is published from the database directly and
-/// republished whole on every connection, so it needs no outbox.
+/// republished whole on every connection, so it needs no outbox. The removal of a deleted
+/// scanner does (``removal(of:)``): once the scanner is gone the database no longer says what
+/// to clear. On every connection the outbox is sent before the state.
 struct MQTTOutbox: Sendable {
     let database: AppDatabase
     let topics: MQTTTopics
