@@ -26,9 +26,10 @@ extension AppDatabase {
 
     private static func dashboardCounts(_ db: Database, since: Date, onlineSince: Date) throws -> DashboardCounts {
         DashboardCounts(
+            // A deleted scanner's batches stay: only registered scanners count.
             scannersOnline: try count(db, """
                 SELECT COUNT(*) FROM (
-                    SELECT scanner_id FROM batch WHERE received_ms >= ?
+                    SELECT scanner_id FROM batch WHERE received_ms >= ? AND scanner_id IN (SELECT id FROM scanner)
                     UNION SELECT scanner_id FROM position WHERE time_ms >= ?
                 )
                 """, [onlineSince.milliseconds, onlineSince.milliseconds]),

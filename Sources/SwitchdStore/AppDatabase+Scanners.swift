@@ -3,7 +3,8 @@ import GRDB
 import ScanContract
 
 extension AppDatabase {
-    /// Registers a scanner with its switch at revision 1, off.
+    /// Registers a scanner with its switch off, at revision 1, or, when a scanner of that ID was
+    /// deleted, one past its last revision (``deleteScanner(_:at:mqtt:)``).
     ///
     /// - Throws: ``StoreError/conflict(_:)`` when a scanner with that ID exists;
     ///   ``StoreError/invalidField(_:)`` for an empty or overlong name.
@@ -15,7 +16,9 @@ extension AppDatabase {
                 throw StoreError.conflict("scanner \(new.id) already exists")
             }
             try ScannerRecord(scanner).insert(db)
-            try SwitchRevisionRecord(.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))).insert(db)
+            var initial = ScanSwitch.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))
+            initial.revision = try Self.firstRevision(of: scanner.id, in: db)
+            try SwitchRevisionRecord(initial).insert(db)
             return scanner
         }
     }

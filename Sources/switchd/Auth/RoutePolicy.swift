@@ -41,6 +41,7 @@ struct RoutePolicy: Sendable {
         "POST /v1/scanners": .admin,
         "GET /v1/scanners": .read,
         "GET /v1/scanners/{id}": .readOwnScanner,
+        "DELETE /v1/scanners/{id}": .admin,
         "GET /v1/scanners/{id}/switch": .readOwnScanner,
         "PATCH /v1/scanners/{id}/switch": .admin,
         "GET /v1/scanners/{id}/switch/stream": .readOwnScanner,

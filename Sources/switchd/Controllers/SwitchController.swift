@@ -28,7 +28,8 @@ struct SwitchController {
     /// `watched=D` (the ``WatchedTags/digest(of:)`` of the list it holds, of `[]` at first): the
     /// answer then carries the watched tags (``ScanSwitch/watchedTags``: every registered tag),
     /// and a long-poll is also answered as soon as their digest is not D. The answer is the same
-    /// shape either way; a graceful shutdown answers at once.
+    /// shape either way; a graceful shutdown answers at once. A scanner deleted while its
+    /// long-poll is held ends it at once with 404, even if the ID is registered again meanwhile.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let query = QueryParameters(request)
@@ -60,6 +61,7 @@ struct SwitchController {
                 }
             }
             guard await wake(after: remaining, on: clock, orWhen: change) == .changed else { break }
+            if await SwitchHub.isRetired(revisions) { throw StoreError.notFound("scanner \(scannerID) was deleted") }
             current = try await servedSwitch(of: scannerID, withTags: watched != nil)
         }
         return try .json(current.switch)

@@ -19,6 +19,7 @@ struct RouteAccessTests {
         "POST /v1/scanners": ["admin"],
         "GET /v1/scanners": ["admin", "reader"],
         "GET /v1/scanners/{id}": ["admin", "reader", "own-scanner"],
+        "DELETE /v1/scanners/{id}": ["admin"],
         "GET /v1/scanners/{id}/switch": ["admin", "reader", "own-scanner"],
         "PATCH /v1/scanners/{id}/switch": ["admin"],
         "GET /v1/scanners/{id}/switch/stream": ["admin", "reader", "own-scanner"],
@@ -123,9 +124,11 @@ struct RouteAccessTests {
         var key: String { "\(method.rawValue) \(path)" }
         var description: String { key }
 
-        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1.
+        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1. Deleting a
+        /// scanner names one never registered: deleting `default` would revoke the own-scanner token.
         var probe: String {
-            path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
+            if method == .delete, path == "/v1/scanners/{id}" { return "/v1/scanners/never-registered" }
+            return path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
         }
     }
 
