@@ -30,6 +30,7 @@ import Testing
                 "v4-emitter-summary",
                 "v4-tag-events-in-presence",
                 "v4-scanner-delete",
+                "v4-history-indexes",
             ])
         }
     }

@@ -26,6 +26,7 @@ extension AppDatabase {
             ("v4-emitter-summary", SchemaEmitterSummary.emitterCells),
             ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
             ("v4-scanner-delete", SchemaScannerDelete.scannerDelete),
+            ("v4-history-indexes", SchemaHistoryIndexes.indexes),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

@@ -45,7 +45,8 @@ struct StoreMigrationTests {
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
     /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`,
-    /// `v4-emitter-summary`, `v4-scanner-delete`, which also rebuilds `batch` under its own name)
+    /// `v4-emitter-summary`, `v4-scanner-delete`, which also rebuilds `batch` under its own name,
+    /// `v4-history-indexes`)
     /// and keep (`v4-tag-events-in-presence` drops `tag_event` and its indexes): exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
@@ -56,6 +57,7 @@ struct StoreMigrationTests {
         "georeference_point", "presence_event_tag",
         "emitter_cell", "emitter_cell_add", "emitter_cell_remove", "emitter_cell_move",
         "deleted_scanner",
+        "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
