@@ -7,8 +7,10 @@ actor SwitchHub {
     private var revisions: [ScannerID: Watermark] = [:]
     /// Counts every published change of any switch.
     let anyChange = Watermark()
-    /// Counts changes of the tag table: the watched tags every switch carries.
+    /// Counts changes of what the watched lists are made of (tags, beacons, placements, floors).
     let watchedTags = Watermark()
+    /// How many identities each scanner's last watched list left off (absent: none).
+    private var watchedLeftOut: [ScannerID: Int] = [:]
 
     /// The watermark of one scanner's published revisions.
     func revisions(of scannerID: ScannerID) -> Watermark {
@@ -28,5 +30,13 @@ actor SwitchHub {
         for scanSwitch in scanSwitches {
             await publish(scanSwitch)
         }
+    }
+
+    /// Records that `scannerID`'s watched list left `leftOut` identities off; true when that is
+    /// another number than last time, so a shortened list is logged once, not on every long-poll.
+    func noteWatchedLeftOut(_ leftOut: Int, by scannerID: ScannerID) -> Bool {
+        let previous = watchedLeftOut[scannerID] ?? 0
+        watchedLeftOut[scannerID] = leftOut == 0 ? nil : leftOut
+        return previous != leftOut
     }
 }
