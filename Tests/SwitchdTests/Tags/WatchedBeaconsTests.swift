@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import ScanContract
 import Testing
 @testable import switchd
@@ -90,21 +91,24 @@ import Testing
         }
     }
 
-    /// 800 beacons and a tag do not fit in 64 KiB: the answer stays within it, keeps the tag and
-    /// the nearest beacons, and says how many it left off.
-    @Test func aListTooLongForTheAnswerLeavesTheFarthestBeaconsOff() async throws {
+    /// 800 beacons and a tag do not fit in 64 KiB: the answer a scanner reads stays within it,
+    /// keeps the tag and the nearest beacons, says how many it left off, and switchd logs one
+    /// error for it (not one per long-poll).
+    @Test func aListTooLongForTheAnswerLeavesTheFarthestBeaconsOffAndIsLoggedOnce() async throws {
         let database = try AppDatabase.inMemory()
-        try await makeApp(database).test(.router) { client in
-            let world = try await PositioningWorld.make(client)
-            _ = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
-            let count = 800
-            for minor in 1...count {
-                _ = try await database.createBeacon(Self.beacon(UInt16(minor), on: world.ground, x: Double(count - minor), y: 1))
-            }
-            _ = try await client.expect(
-                .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
-            )
-            let response = try await client.get("/v1/scanners/default/switch?watched=\(WatchedTags.digest(of: []))")
+        let floor = try await database.createFloor(NewFloor(name: "Ground", level: 0))
+        _ = try await database.createTag(NewTag(name: "Bike", identity: TagWorld.tagIdentity))
+        let count = 800
+        for minor in 1...count {
+            _ = try await database.createBeacon(Self.beacon(UInt16(minor), on: floor, x: Double(count - minor), y: 1))
+        }
+        _ = try await database.placeScanner(.default, NewScannerPlacement(floorID: floor.id, x: 0, y: 0, height: 1))
+        let token = try await issueToken(database, .scanner, scannerID: .default)
+        let lines = TokenLoggingTests.LogLines()
+        let logger = Logger(label: "switchd-tests") { _ in TokenLoggingTests.CollectingHandler(sink: lines) }
+        try await makeUnauthenticatedApp(database, logger: logger).test(.router) { client in
+            let uri = "/v1/scanners/default/switch?watched=\(WatchedTags.digest(of: []))"
+            let response = try await client.get(uri, headers: bearer(token))
             #expect(response.status == .ok)
             #expect(response.body.readableBytes <= ScanSwitch.answerLimit)
             let answer = try JSONCoding.decoder().decode(ScanSwitch.self, from: Data(buffer: response.body))
@@ -115,6 +119,12 @@ import Testing
             #expect(kept.first == TagWorld.tagIdentity)
             #expect(Array(kept.dropFirst()) == (0..<(kept.count - 1)).map { Self.identity(UInt16(count - $0)) })
             print("watched list: \(kept.count) of \(count + 1) identities in \(response.body.readableBytes) bytes, \(leftOut) left off")
+
+            let again = try decoded(ScanSwitch.self, try await client.get(uri, headers: bearer(token)))
+            #expect(again.watchedLeftOut == leftOut)
+            let errors = lines.all.filter { $0.hasPrefix("error Watched list too long") }
+            #expect(errors.count == 1, "logged once while the number left off stays: \(errors)")
+            #expect(errors.first?.contains("\"leftOut\": \(leftOut)") == true, "\(errors)")
         }
     }
 
