@@ -162,7 +162,7 @@ func buildRouter(
     GeoreferenceController(database: database).addRoutes(to: router)
     RoomLinksController(database: database).addRoutes(to: router)
     EmittersController(database: database).addRoutes(to: router)
-    BeaconsController(database: database).addRoutes(to: router)
+    BeaconsController(database: database, hub: hub).addRoutes(to: router)
     LinksController(database: database).addRoutes(to: router)
     RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
     PositionsController(database: database, feed: feeds.positions, stored: metrics.positionsStored).addRoutes(to: router)
@@ -177,7 +177,7 @@ func buildRouter(
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
-    PlacementsController(database: database).addRoutes(to: router)
+    PlacementsController(database: database, hub: hub).addRoutes(to: router)
     DashboardController(database: database).addRoutes(to: router)
     return router
 }

@@ -21,36 +21,23 @@ struct TrackThroughScannerdTests {
     static let spots = [PlanPoint(x: 0, y: 0), PlanPoint(x: 12, y: 0), PlanPoint(x: 6, y: 10)]
 
     @Test func threeTrackingScannersLocateAWalkingTagAndItsMissingEventIsRaised() async throws {
-        let folder = try TemporaryFolder("e2e-track")
-        defer { folder.remove() }
-        let switchd = try await SwitchdInstance.start(in: folder)
-        defer { switchd.process.signal(SIGKILL) }
-        let api = switchd.adminClient()
-        let floor = try await api.createFloor("Ground")
-        let room = try await api.createRoom("Bike store", floor: floor)
-        _ = try await api.createLocation(in: room, x: 6, y: 5)
+        let site = try await TrackingSite.start("e2e-track", locationAt: 6, 5)
+        defer { site.stop() }
+        let (api, switchd, floor, room) = (site.api, site.switchd, site.floor, site.room)
         // The simulation is flat: antennas at the tag's height, the exponent it uses.
         for (index, spot) in Self.spots.enumerated() {
-            let id = try ScannerID("fixed-\(index)")
-            _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: id), as: ScanContract.Scanner.self)
-            _ = try await api.call(
-                "PUT", "/v1/scanners/\(id)/placement",
-                json: NewScannerPlacement(floorID: floor.id, x: spot.x, y: spot.y, height: 1, pathLossExponent: 2), as: ScannerPlacement.self
-            )
+            try await site.placeScanner("fixed-\(index)", at: spot.x, spot.y)
         }
         let simulated = SimulatedFloor.MovingTag.demo(walking: Self.walk)
         let identity = TagIdentity.iBeacon(simulated.ble.beacon)
-        let tag = try await api.call(
-            "POST", "/v1/tags", json: NewTag(name: "Bike", identity: identity, txPower: simulated.ble.txPower, missing: true, height: 1),
-            as: ScanContract.Tag.self
-        )
+        let tag = try await site.registerTag(NewTag(name: "Bike", identity: identity, txPower: simulated.ble.txPower, missing: true, height: 1))
         let stream = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/tags/\(tag.id)/positions/stream"), token: switchd.adminToken)
         defer { stream.close() }
 
         var scanners: [TrackingScanner] = []
         for (index, spot) in Self.spots.enumerated() {
             scanners.append(try await TrackingScanner.start(
-                in: folder, switchd: switchd, scannerID: "fixed-\(index)", standing: spot.x, spot.y,
+                in: site.folder, switchd: switchd, scannerID: "fixed-\(index)", standing: spot.x, spot.y,
                 arguments: ["--sim-tag", Self.walkText, "--sim-seed", "\(index + 1)"]
             ))
         }

@@ -71,6 +71,9 @@ struct SwitchWatcher: Service, CustomStringConvertible {
                 if newList, let watchLists {
                     watchLists.yield(current.watchedTags ?? [])
                     logger.info("watched tags changed", metadata: ["tags": "\(current.watchedTags?.count ?? 0)"])
+                    if let leftOut = current.watchedLeftOut {
+                        logger.warning("switchd left watched identities off to fit its answer", metadata: ["leftOut": "\(leftOut)"])
+                    }
                 }
                 known = current
                 save(current)

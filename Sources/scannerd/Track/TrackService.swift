@@ -11,7 +11,7 @@ import ServiceLifecycle
 struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConvertible where Heard.Element == [TrackHearing] {
     let forwarder: TrackForwarder
     let hearings: Heard
-    var watching: TrackForwarder.WatchSource = .tagList
+    var watching: TrackForwarder.WatchSource = .readEvery
     var waitsForShutdown = false
     let logger: Logger
 

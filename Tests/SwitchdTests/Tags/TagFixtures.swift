@@ -8,7 +8,8 @@ import ScanContract
 enum TagWorld {
     static let corners = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
     static let tagUUID = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
-    static let tagIdentity = TagIdentity.iBeacon(BeaconID(uuid: tagUUID, major: 7, minor: 1))
+    static let tagBeacon = BeaconID(uuid: tagUUID, major: 7, minor: 1)
+    static let tagIdentity = TagIdentity.iBeacon(tagBeacon)
 
     static func scannerID(_ index: Int) -> ScannerID {
         try! ScannerID("fixed-\(index)")
