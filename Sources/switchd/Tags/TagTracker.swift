@@ -10,10 +10,9 @@ import SwitchdStore
 /// beacons; kept here and rebuilt when beacon sightings arrive or a beacon or placement changes), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
 /// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
 ///
-/// Scanners report one after another, so a tag is located several times for one window, each
-/// time from more scanners. Those estimates revise one another: an estimate within
-/// ``Settings/sameInstant`` of the previous one replaces it in the filter instead of being
-/// counted as a second measurement.
+/// ``TagWindowCloser`` calls it once per window, once every scanner reported it. Should two
+/// estimates still come within ``Settings/sameInstant`` of each other (windows that short), the
+/// later replaces the earlier in the filter instead of being counted as a second measurement.
 actor TagTracker {
     struct Settings: Sendable {
         /// How far back from the newest window a scanner's window still counts, seconds.
@@ -44,12 +43,14 @@ actor TagTracker {
         self.settings = settings
     }
 
-    /// Computes, stores and returns the tag's position at `time`; nil when no fixed scanner
-    /// heard it within the horizon.
+    /// Computes, stores and returns the tag's position at `time`, from the sightings stored up
+    /// to ID `storedUpTo` (all when nil); nil when no fixed scanner heard it within the horizon.
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
-    func locate(_ tagID: Int64, at time: Date) async throws -> TagPosition? {
-        let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
+    func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
+        let (tag, hearings) = try await database.hearings(
+            of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo
+        )
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
         let (map, scales) = try await fingerprintMap()
