@@ -71,6 +71,52 @@ struct AnnotatedTagReplay {
         return [("tracks", trackScene), ("static-train1-test2", staticScene)]
     }
 
+    /// The training parts cut into folds for ``TagSettingsSelection``, nothing of the scored
+    /// parts read: `tracks` (trained on both days) as day 1's points → day 2's and back;
+    /// `static` (trained on day 1) as day 1's points in `staticFolds` interleaved folds. Each held-out
+    /// point is a track of its first `selectionWindowsPerPoint` consecutive windows; the maps
+    /// are built as the replays build theirs (`calibrationWindowsPerPoint` windows a point).
+    func selectionParts(_ data: AnnotatedBLEEvaluation.Data, staticFolds: Int = 5, selectionWindowsPerPoint: Int = 30) throws -> [TagSettingsSelection.Part] {
+        let receivers = data.receivers.map { TagReplayScene.Receiver(name: $0.alias, x: $0.x, y: $0.y, z: $0.z) }
+        let byAlias = Dictionary(uniqueKeysWithValues: data.receivers.enumerated().map { ($1.alias, $0) })
+        let grouped = Dictionary(grouping: data.samples) { PointKey(set: $0.set, x: $0.x, y: $0.y, z: $0.z) }
+        func windows(_ key: PointKey, index: Int) -> [TagReplayScene.Window] {
+            let readings = (grouped[key] ?? []).compactMap { s in
+                byAlias[s.receiverAlias].map { TagReplayScene.Reading(time: s.time, receiver: $0, rssi: s.rssi, x: s.x, y: s.y) }
+            }
+            let end = (300 / window).rounded(.down) * window
+            return TagReplayScene.windows(readings, seconds: window, origin: 0, until: end, shift: Double(index) * Self.pointSpacing)
+        }
+        func mapPoint(_ key: PointKey) -> TagReplayScene.CalibrationPoint {
+            let all = windows(key, index: 0)
+            let step = max(all.count / calibrationWindowsPerPoint, 1)
+            let chosen = stride(from: 0, to: all.count, by: step).prefix(calibrationWindowsPerPoint).map { all[$0].heard }
+            return TagReplayScene.CalibrationPoint(x: key.x, y: key.y, z: key.z, windows: chosen)
+        }
+        func fold(map: [PointKey], held: [PointKey]) -> TagSettingsSelection.Fold {
+            TagSettingsSelection.Fold(
+                map: map.map(mapPoint),
+                tracks: held.enumerated().map { Array(windows($1, index: $0).prefix(selectionWindowsPerPoint)) }
+            )
+        }
+        let keys = grouped.keys.sorted()
+        let dayOne = keys.filter { $0.set == 1 }, dayTwo = keys.filter { $0.set == 2 }
+        let both = TagSettingsSelection.Part(
+            name: "position-annotated tracks' training (day 1 ↔ day 2)", receivers: receivers,
+            model: try TagModelFit.choose(keys.map(mapPoint), receivers: receivers),
+            folds: [fold(map: dayOne, held: dayTwo), fold(map: dayTwo, held: dayOne)]
+        )
+        let staticPart = TagSettingsSelection.Part(
+            name: "position-annotated static training (day 1, \(staticFolds) folds)", receivers: receivers,
+            model: try TagModelFit.choose(dayOne.map(mapPoint), receivers: receivers),
+            folds: (0..<staticFolds).map { f in
+                let indices = dayOne.indices
+                return fold(map: indices.filter { $0 % staticFolds != f }.map { dayOne[$0] }, held: indices.filter { $0 % staticFolds == f }.map { dayOne[$0] })
+            }
+        )
+        return [both, staticPart]
+    }
+
     private struct PointKey: Hashable, Comparable {
         var set: Int
         var x: Double
