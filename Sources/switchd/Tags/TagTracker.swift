@@ -20,8 +20,11 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
-        var fingerprint = TagFingerprint.Settings()
-        var smoothing = PositionKalmanFilter.Settings()
+        /// k = 3 and the Kalman filter's acceleration noise 0.25 m/s²: chosen by cross-validation
+        /// inside the fixed-receiver datasets' training parts (`floorscan-evaluate tags-select`,
+        /// docs/tags.md).
+        var fingerprint = TagFingerprint.Settings(k: 3)
+        var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.25)
     }
 
     private struct Track {
