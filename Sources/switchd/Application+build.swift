@@ -173,10 +173,13 @@ func buildRouter(
     WebhooksController(database: database).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
-    TagsController(database: database, tracker: tracker, hub: hub).addRoutes(to: router)
+    let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
+        if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
+    }
+    TagsController(database: database, tracker: tracker, hub: hub, windows: windows).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
-    SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
+    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
     PlacementsController(database: database, hub: hub).addRoutes(to: router)
     DashboardController(database: database).addRoutes(to: router)
     return router

@@ -15,8 +15,8 @@ struct TrackThroughScannerdTests {
     /// Mean error the positions stay within, metres: the demo tag's 2 dB of shadowing, three
     /// scanners around a 12 m × 10 m room, 1 s windows of 5 advertisements, a slow walk.
     static let bound = 1.5
-    /// About three a window: each scanner's batch gives one.
-    static let positions = 120
+    /// One a window: switchd locates the tag once per window, when the window closes.
+    static let positions = 40
     static let walk = Trajectory.walking([PlanPoint(x: 2, y: 2), PlanPoint(x: 10, y: 2), PlanPoint(x: 10, y: 7), PlanPoint(x: 3, y: 7)], metresPerSecond: 0.5)
     static let spots = [PlanPoint(x: 0, y: 0), PlanPoint(x: 12, y: 0), PlanPoint(x: 6, y: 10)]
 
@@ -46,10 +46,10 @@ struct TrackThroughScannerdTests {
         let events = try await stream.waitForEvents(Self.positions, timeout: .seconds(120))
         let positions = try events.filter { $0.event == "tagPosition" }
             .map { try JSONCoding.decoder().decode(TagPosition.self, from: Data($0.data.utf8)) }
-        // switchd locates the tag on every batch; a window's position is the one computed once the
-        // last scanner reported it. Scored where all three heard it, against where the tag was in
-        // the middle of the window.
-        let windows = Dictionary(grouping: positions, by: \.time).values.compactMap { $0.max { $0.id < $1.id } }
+        // switchd locates the tag once per window, from every scanner's post of it. Scored where
+        // all three heard it, against where the tag was in the middle of the window.
+        #expect(Set(positions.map(\.time)).count == positions.count, "one position per window")
+        let windows = positions
         let errors = windows.filter { $0.scannersHeard == 3 }.map { position in
             let truth = simulated.position(at: position.time.addingTimeInterval(-0.5))
             return PlanPoint(x: position.x, y: position.y).distance(to: truth)

@@ -12,10 +12,9 @@ import SwitchdStore
 /// the receive offsets estimated from them), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
 /// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
 ///
-/// Scanners report one after another, so a tag is located several times for one window, each
-/// time from more scanners. Those estimates revise one another: an estimate within
-/// ``Settings/sameInstant`` of the previous one replaces it in the filter instead of being
-/// counted as a second measurement.
+/// ``TagWindowCloser`` calls it once per window, once every scanner reported it. Should two
+/// estimates still come within ``Settings/sameInstant`` of each other (windows that short), the
+/// later replaces the earlier in the filter instead of being counted as a second measurement.
 actor TagTracker {
     struct Settings: Sendable {
         /// How far back from the newest window a scanner's window still counts, seconds.
@@ -23,8 +22,11 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
-        var fingerprint = TagFingerprint.Settings()
-        var smoothing = PositionKalmanFilter.Settings()
+        /// k = 3 and the Kalman filter's acceleration noise 0.25 m/s²: chosen by cross-validation
+        /// inside the fixed-receiver datasets' training parts (`floorscan-evaluate tags-select`,
+        /// docs/tags.md).
+        var fingerprint = TagFingerprint.Settings(k: 3)
+        var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.25)
         /// Seconds of sighting time (the windows' ends) the fingerprint map stays in use while only
         /// new windows of registered beacons and the offsets estimated from them changed. Listening
         /// scanners report their building's beacons every window, and a rebuild reads every stored
@@ -56,12 +58,14 @@ actor TagTracker {
         self.settings = settings
     }
 
-    /// Computes, stores and returns the tag's position at `time`; nil when no fixed scanner
-    /// heard it within the horizon.
+    /// Computes, stores and returns the tag's position at `time`, from the sightings stored up
+    /// to ID `storedUpTo` (all when nil); nil when no fixed scanner heard it within the horizon.
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
-    func locate(_ tagID: Int64, at time: Date) async throws -> TagPosition? {
-        let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
+    func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
+        let (tag, hearings) = try await database.hearings(
+            of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo
+        )
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
         let (map, scales) = try await fingerprintMap(at: time)
