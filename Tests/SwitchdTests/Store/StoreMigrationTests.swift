@@ -45,7 +45,7 @@ struct StoreMigrationTests {
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
     /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`,
-    /// `v4-emitter-summary`) and keep (`v4-tag-events-in-presence` drops `tag_event` and its
+    /// `v4-emitter-summary`, `v4-walk-survey`) and keep (`v4-tag-events-in-presence` drops `tag_event` and its
     /// indexes): exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
@@ -55,6 +55,7 @@ struct StoreMigrationTests {
         "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
         "georeference_point", "presence_event_tag",
         "emitter_cell", "emitter_cell_add", "emitter_cell_remove", "emitter_cell_move",
+        "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
