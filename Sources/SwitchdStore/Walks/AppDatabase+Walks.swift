@@ -88,7 +88,9 @@ extension AppDatabase {
     }
 
     /// Deletes a walk with its points and their readings; a walk still walking also loses the
-    /// readings taken so far, and its switch is turned off.
+    /// readings taken so far, and its switch is turned off. The walk's switch revision forgets its
+    /// location, as when a surveyed location is deleted: a batch of the walk uploaded later is
+    /// refused (409) rather than stored at the start location.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown walk.
     package func deleteWalk(_ id: Int64, at now: Date) async throws -> WalkChange {
@@ -101,6 +103,9 @@ extension AppDatabase {
                     record.fromLocationID, record.scannerID, record.revision,
                 ])
             }
+            try db.execute(sql: "UPDATE switch_revision SET location_id = NULL WHERE scanner_id = ? AND revision = ?", arguments: [
+                record.scannerID, record.revision,
+            ])
             _ = try record.delete(db)
             return WalkChange(walk: nil, switchChanged: turnedOff)
         }

@@ -168,6 +168,9 @@ import Testing
                 #expect(try await client.expect(.ok, get: "/v1/locations", as: [Location].self).map(\.id) == [corridor.from.id, corridor.to.id])
                 #expect(try await client.expect(.ok, get: "/v1/measurements", as: Page<StoredMeasurement>.self).items.isEmpty)
                 #expect(try await client.get("/v1/walks/\(walk.id)").status == .notFound)
+                let late = try await client.upload(Readings.batch(Self.cycle(2, at: 5.5), revision: walk.switchRevision))
+                #expect(late.status == .conflict, "a late batch of a deleted walk is refused, not stored at its start")
+                #expect(try await client.expect(.ok, get: "/v1/measurements", as: Page<StoredMeasurement>.self).items.isEmpty)
 
                 // A walk started while the scanner surveys elsewhere gets a revision of its own:
                 // the earlier survey's readings stay where they were taken.
