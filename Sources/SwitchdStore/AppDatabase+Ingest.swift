@@ -86,6 +86,9 @@ extension AppDatabase {
             if stored > 0 {
                 lastSequence = db.lastInsertedRowID
                 try BatchRecord.setStored(db, id: batchRowID, count: stored)
+                if revision.mode == .survey {
+                    try placeLateWalkReadings(scannerID: revision.scannerID.rawValue, revision: revision.revision, in: db)
+                }
             }
         }
 

@@ -20,6 +20,7 @@ import SwitchdStore
 ///     with ``FeedSource/follow(after:)`` of ``AppDatabase/presenceEventSource(matching:feed:)``).
 ///   - clock: the long-polls, the switch deadlines, the `away` timer, webhook retries and the
 ///     watchdog pings wait on it.
+///   - wallClock: the time of day batches are received and walk surveys start and arrive at.
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
 ///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
@@ -39,6 +40,7 @@ func buildApplication(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     feeds: Feeds = Feeds(),
     clock: any Clock<Duration> = ContinuousClock(),
+    wallClock: WallClock = .system,
     tls: NIOSSLContext? = nil,
     mqttTLS: NIOSSLContext? = nil,
     mqttStatus: MQTTStatus? = nil,
@@ -56,7 +58,7 @@ func buildApplication(
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections,
-        expectedErrors: expectedErrors
+        expectedErrors: expectedErrors, wallClock: wallClock
     )
     var app = Application(
         router: router,
@@ -121,7 +123,8 @@ func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
-    mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates()
+    mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
+    wallClock: WallClock = .system
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -149,9 +152,10 @@ func buildRouter(
     FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
+    WalksController(database: database, hub: hub, wallClock: wallClock).addRoutes(to: router)
     MeasurementsController(
         database: database, ingest: IngestCoalescer(database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: logger), hub: hub,
-        feed: feeds.measurements, stored: metrics.measurementsStored
+        feed: feeds.measurements, stored: metrics.measurementsStored, wallClock: wallClock
     ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
         .addRoutes(to: router)

@@ -31,6 +31,7 @@ import Testing
                 "v4-tag-events-in-presence",
                 "v4-scanner-delete",
                 "v4-history-indexes",
+                "v4-walk-survey",
             ])
         }
     }

@@ -27,6 +27,7 @@ extension AppDatabase {
             ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
             ("v4-scanner-delete", SchemaScannerDelete.scannerDelete),
             ("v4-history-indexes", SchemaHistoryIndexes.indexes),
+            ("v4-walk-survey", SchemaWalkSurvey.walks),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
