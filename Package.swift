@@ -58,7 +58,8 @@ let package = Package(
         // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
         // the TOML configuration file (--config) read into their options, token files, and a small
         // service group with graceful shutdown on SIGTERM (scannerd's: swift-service-lifecycle and the
-        // swift-async-algorithms and swift-collections they bring weighed 1.4 MB in the arm64 binary; switchd keeps them for Hummingbird).
+        // swift-async-algorithms and swift-collections it brings weighed 1.4 MB in the arm64 binary;
+        // switchd keeps them for Hummingbird).
         .target(
             name: "DaemonSupport",
             dependencies: [
