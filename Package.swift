@@ -56,12 +56,14 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["ScanContract", "Positioning", "CZlib"]),
 
         // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
-        // the TOML configuration file (--config) read into their options, and token files.
+        // the TOML configuration file (--config) read into their options, token files, and a small
+        // service group with graceful shutdown on SIGTERM (scannerd's: swift-service-lifecycle and the
+        // swift-async-algorithms and swift-collections it brings weighed 1.4 MB in the arm64 binary;
+        // switchd keeps them for Hummingbird).
         .target(
             name: "DaemonSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,7 +114,6 @@ let package = Package(
                 "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "CCurl", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Measures the positioning methods on public datasets and prints JSON metrics (what
@@ -175,7 +176,6 @@ let package = Package(
             dependencies: [
                 "scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness",
                 .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanContract", "Positioning", "Harness"]),

@@ -87,12 +87,12 @@ func buildApplication(
     if let presenceRelay = mqtt.presenceRelay {
         app.addServices(presenceRelay)
     }
-    app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
+    app.addServices(DaemonServiceAdapter(service: SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger)))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
     if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
         (try? await database.ping()) != nil
     }) {
-        app.addServices(watchdog)
+        app.addServices(DaemonServiceAdapter(service: watchdog))
     }
     return app
 }

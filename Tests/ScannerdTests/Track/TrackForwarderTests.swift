@@ -2,7 +2,7 @@ import Clocks
 import Foundation
 import Harness
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 import Testing
 @testable import scannerd
 
@@ -112,11 +112,11 @@ struct TrackForwarderTests {
             return nil
         }
         let service = TrackService(forwarder: Self.forwarder(client, clock: clock, start: start), hearings: heard, logger: quietLogger)
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quietLogger)
+        let group = DaemonServiceGroup(services: [service], signals: [], logger: quietLogger)
         let running = Task { try await group.run() }
         await clock.step(by: .milliseconds(50)) { await client.requests.count == 2 }
 
-        await group.triggerGracefulShutdown()
+        group.triggerGracefulShutdown()
         try await running.value
     }
 
