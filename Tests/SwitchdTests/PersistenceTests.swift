@@ -29,6 +29,7 @@ import Testing
                 "v4-tag-presence-events",
                 "v4-emitter-summary",
                 "v4-tag-events-in-presence",
+                "v4-emitter-summary-by-batch",
             ])
         }
     }
