@@ -82,7 +82,11 @@ let package = Package(
         // read outside this target.
         .target(
             name: "SwitchdStore",
-            dependencies: ["ScanContract", "Positioning", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ScanContract", "Positioning", .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_wal_hook, for the WAL checkpointer (GRDB does not wrap it).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .executableTarget(
             name: "switchd",

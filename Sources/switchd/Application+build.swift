@@ -75,6 +75,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    if let checkpointer = database.checkpointer {
+        app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
+    }
     if let keep = settings.keepHistory {
         app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
     }

@@ -32,6 +32,7 @@ import Testing
                 "v4-scanner-delete",
                 "v4-history-indexes",
                 "v4-walk-survey",
+                "v4-emitter-summary-by-batch",
             ])
         }
     }

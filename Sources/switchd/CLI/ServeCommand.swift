@@ -123,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
         let systemd = try SystemdNotifier()
-        let database = try AppDatabase.open(stateDirectory: settings.stateDirectory)
+        let database = try AppDatabase.open(stateDirectory: settings.stateDirectory, checkpointsInBackground: true)
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
             logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])
