@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether a walk survey is under way or over (docs/survey-quality.md, "Walk survey").
 public enum WalkState: String, Codable, Hashable, Sendable {
