@@ -24,6 +24,15 @@ struct PostgresTransaction: StoreTransaction {
         try run(sql, values).metadata.rows ?? 0
     }
 
+    /// A transaction-scoped advisory lock on the 64-bit hash of `key`.
+    func lock(_ key: String) throws {
+        _ = try run("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
+    }
+
+    func notify(_ channel: String, _ payload: String) throws {
+        _ = try run("SELECT pg_notify(?, ?)", [.text(channel), .text(payload)])
+    }
+
     private func run(_ sql: String, _ values: [StoreValue]) throws -> PostgresQueryResult {
         var binds = PostgresBindings()
         for value in values {

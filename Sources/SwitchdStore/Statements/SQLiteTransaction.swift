@@ -26,6 +26,12 @@ struct SQLiteTransaction: StoreTransaction {
         return db.changesCount
     }
 
+    /// Nothing to take: SQLite runs one write transaction at a time.
+    func lock(_ key: String) throws {}
+
+    /// Nothing to send: one SQLite file has one switchd, whose hub announces its own commits.
+    func notify(_ channel: String, _ payload: String) throws {}
+
     private static func arguments(_ values: [StoreValue]) -> StatementArguments {
         StatementArguments(values.map { value -> DatabaseValue in
             switch value {

@@ -17,6 +17,17 @@ package protocol StoreTransaction {
     /// - Throws: as ``rows(_:_:)``.
     @discardableResult
     func execute(_ sql: String, _ values: [StoreValue]) throws -> Int
+
+    /// Holds the lock named `key` until the transaction ends, so that transactions deciding on
+    /// the same thing (one scanner's next switch revision) run one after another on every
+    /// instance (docs/scale-out.md, "Transactions and serialisation"). SQLite, whose writes
+    /// are already one at a time, takes none.
+    func lock(_ key: String) throws
+
+    /// Announces `payload` on `channel` to every instance listening, when and only when the
+    /// transaction commits (PostgreSQL's NOTIFY). SQLite has one process, whose own watermarks
+    /// announce its commits, so it sends nothing.
+    func notify(_ channel: String, _ payload: String) throws
 }
 
 extension StoreTransaction {

@@ -1,0 +1,65 @@
+import Foundation
+import ScanContract
+import Testing
+@testable import SwitchdStore
+
+/// Scanners and their switches, with the same assertions on SQLite and on a real PostgreSQL
+/// server (docs/scale-out.md): revisions one after another, a stale expected revision refused,
+/// a change that changes nothing kept at its revision, and expiry of a `{seconds: T}` switch.
+@Suite("Scanners and switches on both databases", postgresInstalled, .postgresServer)
+struct SwitchStoreTests {
+    static let start = Date(milliseconds: 1_700_000_000_000)
+
+    @Test(arguments: StoreBackend.allCases)
+    func aNewScannerHasItsSwitchOffAtRevisionOneAndIDsAreUnique(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let id = try ScannerID("hall-1")
+            let scanner = try await database.createScanner(NewScanner(id: id, name: "Hall"), at: Self.start)
+            #expect(scanner == ScanContract.Scanner(id: id, name: "Hall"))
+            #expect(try await database.scanners().map(\.id.rawValue) == ["default", "hall-1"])
+            #expect(try await database.scanner(id) == scanner)
+            let first = try await database.currentSwitch(of: id)
+            #expect(first == .initial(for: id, at: Self.start))
+            await #expect(throws: StoreError.conflict("scanner hall-1 already exists")) {
+                try await database.createScanner(NewScanner(id: id), at: Self.start)
+            }
+            let unknown = try ScannerID("nowhere")
+            await #expect(throws: StoreError.notFound("no scanner nowhere")) { try await database.scanner(unknown) }
+            await #expect(throws: StoreError.notFound("no scanner nowhere")) { try await database.currentSwitch(of: unknown) }
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aFlipIsTheNextRevisionAndAStaleExpectedRevisionIsRefused(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let id = try ScannerID("default")
+            let on = try await database.updateSwitch(of: id, with: SwitchPatch(scanning: true, expectedRevision: 1), at: Self.start)
+            #expect(on.isNewRevision && on.scanSwitch.revision == 2 && on.scanSwitch.scanning)
+            let again = try await database.updateSwitch(of: id, with: SwitchPatch(scanning: true), at: Self.start)
+            #expect(!again.isNewRevision && again.scanSwitch == on.scanSwitch)
+            await #expect(throws: StoreError.conflict("the switch of default is at revision 2, not 1")) {
+                try await database.updateSwitch(of: id, with: SwitchPatch(scanning: false, expectedRevision: 1), at: Self.start)
+            }
+            await #expect(throws: StoreError.self) {
+                try await database.updateSwitch(of: id, with: SwitchPatch(roomID: .set(99)), at: Self.start)
+            }
+            #expect(try await database.currentSwitch(of: id) == on.scanSwitch)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aTimedSwitchTurnsOffOnceItsDeadlinePasses(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let id = try ScannerID("default")
+            let timed = try await database.updateSwitch(
+                of: id, with: SwitchPatch(scanning: true, stopAfter: .set(.seconds(30))), at: Self.start
+            ).scanSwitch
+            #expect(try await database.nextSwitchDeadline() == Self.start.addingTimeInterval(30))
+            #expect(try await database.expireSwitches(at: Self.start.addingTimeInterval(29)).isEmpty)
+            let expired = try await database.expireSwitches(at: Self.start.addingTimeInterval(30))
+            #expect(expired.map(\.revision) == [timed.revision + 1] && expired.allSatisfy { !$0.scanning })
+            #expect(try await database.currentSwitch(of: id) == expired.first)
+            #expect(try await database.nextSwitchDeadline() == nil)
+        }
+    }
+}
