@@ -26,6 +26,26 @@ extension AppDatabase {
     }
 }
 
+extension AppDatabase {
+    /// Calls `receive` with each new switch revision another instance (or this one) committed,
+    /// as `(scanner ID text, revision)`, after `listening` says the listener is registered; see
+    /// ``PostgresStore/listen(on:listening:receive:)``. On SQLite, one process is every writer
+    /// and its own hub announces its commits: this returns at once.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops (listen again, then
+    ///   resync from the store).
+    package func listenForSwitchRevisions(
+        listening: @Sendable () async -> Void, receive: @Sendable (_ scannerID: String, _ revision: Int) async -> Void
+    ) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.switchChannel, listening: listening) { payload in
+            let parts = payload.split(separator: " ")
+            guard parts.count == 2, let revision = Int(parts[1]) else { return }
+            await receive(String(parts[0]), revision)
+        }
+    }
+}
+
 /// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,
 /// "Phases"). switchd refuses `--database postgres://…` until none is left, so only tests meet it.
 package struct NotYetOnPostgres: Error, CustomStringConvertible {

@@ -124,7 +124,39 @@ package final class PostgresStore: Sendable {
         return try body(connection)
     }
 
+    /// Listens on `channel` on a connection of its own, calls `listening` once PostgreSQL
+    /// has registered the listener, then `receive` with each payload announced, in commit
+    /// order, until the task is cancelled (docs/scale-out.md, "Fan-out across instances").
+    ///
+    /// - Throws: when the connection cannot be made or drops; notifications sent meanwhile are
+    ///   lost, so the caller listens again and then resyncs from the store.
+    package func listen(
+        on channel: String, listening: @Sendable () async -> Void, receive: @Sendable (String) async -> Void
+    ) async throws {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
+        do {
+            try await connection.listen(on: channel) { notifications in
+                await listening()
+                for try await notification in notifications {
+                    await receive(notification.payload)
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
     private func connect() throws -> PostgresConnection {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try configuration(), id: id, logger: logger
+        ).wait()
+    }
+
+    private func configuration() throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         switch address.endpoint {
         case .tcp(let host, let port):
@@ -135,10 +167,7 @@ package final class PostgresStore: Sendable {
             )
         }
         configuration.options.connectTimeout = .seconds(10)
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        return try PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: id, logger: logger
-        ).wait()
+        return configuration
     }
 
     private static func isRetryable(_ error: PSQLError) -> Bool {

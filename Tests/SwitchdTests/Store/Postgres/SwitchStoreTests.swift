@@ -63,3 +63,38 @@ struct SwitchStoreTests {
         }
     }
 }
+
+/// Two stores on one PostgreSQL database, as two switchd instances: a revision committed
+/// through one is announced to the other's listener, and only once it is committed.
+@Suite("Switch revisions across instances", postgresInstalled, .postgresServer)
+struct SwitchFanOutTests {
+    @Test func aFlipCommittedThroughOneStoreReachesTheOthersListener() async throws {
+        let (server, name) = try await freshPostgresDatabase()
+        let address = try PostgresAddress(url: server.url(database: name))
+        let first = try await AppDatabase.open(postgres: address, maxConnections: 1)
+        let second = try await AppDatabase.open(postgres: address, maxConnections: 1)
+        let (announced, announce) = AsyncStream.makeStream(of: String.self)
+        let (registered, register) = AsyncStream.makeStream(of: Void.self)
+        let listener = Task {
+            try await second.listenForSwitchRevisions(listening: { register.yield() }) { scanner, revision in
+                announce.yield("\(scanner) \(revision)")
+            }
+        }
+        var registrations = registered.makeAsyncIterator()
+        _ = await registrations.next()
+
+        let id = try ScannerID("default")
+        await #expect(throws: StoreError.self) {
+            try await first.updateSwitch(of: id, with: SwitchPatch(scanning: true, expectedRevision: 7), at: Date())
+        }
+        _ = try await first.updateSwitch(of: id, with: SwitchPatch(scanning: true), at: Date())
+        var announcements = announced.makeAsyncIterator()
+        #expect(await announcements.next() == "default 2", "the refused change announced nothing, the flip its revision")
+        #expect(try await second.currentSwitch(of: id).revision == 2)
+
+        listener.cancel()
+        _ = await listener.result
+        try await first.close()
+        try await second.close()
+    }
+}
