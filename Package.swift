@@ -37,7 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        // scannerd's HTTP client and switchd's webhook deliveries: answers read with backpressure and a byte limit.
+        // switchd's webhook deliveries and the fleet benchmark: answers read with backpressure and a byte limit.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // switchd's PostgreSQL store, for several instances on one database (docs/scale-out.md).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -73,6 +73,9 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // libnl-genl-3 and the kernel's nl80211 header, for the Wi-Fi source.
         .systemLibrary(name: "CNetlinkGenl", pkgConfig: "libnl-genl-3.0", providers: [.apt(["libnl-genl-3-dev"])]),
+        // libcurl (OpenSSL flavour, libcurl4 on Debian and Raspberry Pi OS), for scannerd's HTTP client:
+        // a shared system library instead of SwiftNIO, AsyncHTTPClient and BoringSSL compiled in.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // switchd's storage: contract values in, contract values out, through GRDB records. It knows
         // nothing of HTTP, feeds or tokens' secrets; switchd itself does not link GRDB, so no row is
@@ -115,11 +118,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "DaemonSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "CCurl", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

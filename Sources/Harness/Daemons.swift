@@ -154,6 +154,8 @@ public struct ScannerEvent: Decodable, Sendable {
     public var count: Int?
     public var ids: [UUID]?
     public var stored: Int?
+    /// Of a `sightings` event: the sightings switchd did not know.
+    public var ignored: Int?
     public var duplicate: Bool?
     public var status: Int?
     /// Of a `positioned` event: the position computed on the device.

@@ -31,26 +31,35 @@ extension AppDatabase {
     /// while the others are kept. Results come in the order of `batches`, and are final only once
     /// this method returns (the commit is done).
     ///
+    /// Before each batch after the first, `stopEarly` is asked whether to commit now: when it says
+    /// yes (another write waits for the writer), the batches not yet stored are left out, and the
+    /// results are fewer than `batches` (never none, for a group that is not empty).
+    ///
     /// - Throws: when the transaction itself fails (``StoreError/storageFull`` when the disk is
     ///   full, while storing any batch or at commit, or the database cannot be written): then no
     ///   batch is stored. A full disk fails the whole group, not only the batch that found it:
     ///   SQLite may roll the entire transaction back on SQLITE_FULL, so nothing after it could commit.
-    package func ingest(_ batches: [(batch: MeasurementBatch, received: Date)]) async throws -> [Result<IngestOutcome, any Error>] {
+    package func ingest(
+        _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool = { false }
+    ) async throws -> [Result<IngestOutcome, any Error>] {
         try await write { db in
-            try batches.map { batch, received in
+            var results: [Result<IngestOutcome, any Error>] = []
+            for (batch, received) in batches {
+                if !results.isEmpty, stopEarly() { break }
                 do {
                     var outcome: IngestOutcome?
                     try db.inSavepoint {
                         outcome = try Self.ingest(batch, at: received, in: db)
                         return .commit
                     }
-                    return .success(outcome!)
+                    results.append(.success(outcome!))
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
                     throw StoreError.storageFull
                 } catch {
-                    return .failure(error)
+                    results.append(.failure(error))
                 }
             }
+            return results
         }
     }
 

@@ -9,9 +9,8 @@ package struct SightingIngest: Sendable {
     package var ignored: Int
     /// Each tag heard, with the end of its latest window in the batch.
     package var tagsHeard: [Int64: Date]
-    /// Events raised: missing tags heard.
-    package var events: [TagEvent]
-    /// The same events as presence events (`GET /v1/events`, webhooks, MQTT).
+    /// Events raised: missing tags heard, as presence events (`GET /v1/events`, webhooks, MQTT)
+    /// that are also their tags' events (`GET /v1/tags/{id}/events`).
     package var presenceEvents: [PresenceEvent] = []
     /// Whether registered beacons were heard: the fingerprint map changed.
     package var beaconsHeard = false
@@ -20,7 +19,7 @@ package struct SightingIngest: Sendable {
 extension AppDatabase {
     /// Stores the sightings of registered tags and beacons (others are counted as ignored), in
     /// one transaction; raises the event of a missing tag heard (once until it is marked missing
-    /// again), as a tag event and as a presence event (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons.
+    /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
@@ -28,7 +27,7 @@ extension AppDatabase {
         try validate(batch.validate)
         return try await write { db in
             guard try ScannerRecord.exists(db, key: batch.scannerID.rawValue) else { throw StoreError.notFound("no scanner \(batch.scannerID)") }
-            var ingest = SightingIngest(stored: 0, ignored: 0, tagsHeard: [:], events: [])
+            var ingest = SightingIngest(stored: 0, ignored: 0, tagsHeard: [:])
             var heardBeacons = false
             for sighting in batch.sightings {
                 let tag = try TagRecord.filter(TagRecord.Columns.identity == sighting.identity.key).fetchOne(db)
@@ -46,12 +45,6 @@ extension AppDatabase {
                 if tag.missing, !tag.missingHeard {
                     tag.missingHeard = true
                     try tag.update(db)
-                    var event = TagEventRecord(
-                        id: nil, tagID: tagID, kind: TagEvent.Kind.missingTagHeard.rawValue, timeMs: sighting.windowEnd.milliseconds,
-                        scannerID: batch.scannerID.rawValue
-                    )
-                    try event.insert(db)
-                    ingest.events.append(try event.event())
                     let floorID = try ScannerPlacementRecord.fetchOne(db, key: batch.scannerID.rawValue)?.floorID
                     var presence = PresenceEventRecord(missingTag: tagID, heardBy: batch.scannerID, floorID: floorID, time: sighting.windowEnd)
                     try presence.insert(db)

@@ -55,17 +55,18 @@ extension AppDatabase {
         }
     }
 
-    /// The tag's events after ID `after`, ascending.
+    /// The tag's events after ID `after`, ascending: its presence events (the tag kinds carry
+    /// their tag), so their IDs are those of `GET /v1/events`.
     package func tagEvents(of tagID: Int64, after id: Int64, limit: Int) async throws -> FeedSlice<TagEvent> {
         try await read { db in
-            let items = try TagEventRecord.filter(TagEventRecord.Columns.tagID == tagID && TagEventRecord.Columns.id > id)
-                .order(TagEventRecord.Columns.id).limit(limit).fetchAll(db).map { try $0.event() }
-            return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(TagEventRecord.databaseTableName, in: db))
+            let items = try PresenceEventRecord.filter(PresenceEventRecord.Columns.tagID == tagID && PresenceEventRecord.Columns.id > id)
+                .order(PresenceEventRecord.Columns.id).limit(limit).fetchAll(db).map { try $0.tagEvent() }
+            return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db))
         }
     }
 
     package func endOfTagEventFeed() async throws -> Int64 {
-        try await read { db in try AutoincrementEnd.of(TagEventRecord.databaseTableName, in: db) }
+        try await read { db in try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db) }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.

@@ -82,13 +82,16 @@ extension BenchCommand {
         @Option(help: "Run switchd under this open-file limit (prlimit --nofile).")
         var openFileLimit: Int?
 
+        @Flag(help: "Random (version 4) reading IDs, as scannerd sent them before its IDs were time-ordered.")
+        var randomReadingIDs = false
+
         mutating func run() async throws {
             let folder = try TemporaryFolder("bench-fleet")
             defer { folder.remove() }
             print("floorscan fleet benchmark — binaries from \(Binaries.directory.path)")
             let result = try await FleetBench(
                 scanners: scanners, readings: readings, interval: .seconds(interval), idleSeconds: idleSeconds, loadSeconds: loadSeconds,
-                flips: flips, openFileLimit: openFileLimit
+                flips: flips, openFileLimit: openFileLimit, randomReadingIDs: randomReadingIDs
             ).run(in: folder)
             FleetReport(result: result).print()
         }

@@ -11,7 +11,8 @@ import ScanContract
 import ServiceLifecycle
 
 /// scannerd wired together: the spool, the uploader, the position poster, the radio-map
-/// refresher, the scan controller, the switch watcher, the counter reporter and, under systemd,
+/// refresher, the scan controller, the switch watcher, the counter reporter, with `--listen` the
+/// shared BLE loop (``BLEFanOut``) and the listening role beside the scan controller, and, under systemd,
 /// the watchdog and the
 /// readiness/stop notices, run as one service group. `scannerd run` and the tests both build it here.
 ///
@@ -57,7 +58,25 @@ struct Scannerd {
         let api = SwitchdAPI(
             baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
         )
-        let radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
+        var radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
+        var listening: (fanOut: BLEFanOut, role: any Service, watchLists: AsyncStream<[TagIdentity]>.Continuation)?
+        if configuration.listen.enabled {
+            if let ble = radio.ble {
+                let fanOut = BLEFanOut(source: ble, logger: logger)
+                radio = SharedBLERadio(radio: radio, fanOut: fanOut)
+                let (lists, listContinuation) = AsyncStream.makeStream(of: [TagIdentity].self, bufferingPolicy: .bufferingNewest(1))
+                var forwarder = TrackForwarder(api: api, scannerID: configuration.scannerID, logger: logger)
+                forwarder.windowLength = configuration.listen.windowSeconds
+                forwarder.clock = clock
+                forwarder.events = events
+                let role = TrackService(
+                    forwarder: forwarder, hearings: fanOut.hearings(), watching: .pushed(lists), waitsForShutdown: true, logger: logger
+                )
+                listening = (fanOut, role, listContinuation)
+            } else {
+                logger.error("--listen needs a Bluetooth receiver and the radio has none; not listening")
+            }
+        }
         let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self, bufferingPolicy: .bufferingNewest(1))
         let (positions, positionContinuation) = AsyncStream.makeStream(
             of: NewPosition.self, bufferingPolicy: .bufferingNewest(PositionPoster.queueLimit)
@@ -76,13 +95,17 @@ struct Scannerd {
             Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters, clock: clock),
             PositionPoster(positions: positions, api: api, logger: logger, clock: clock),
             maps,
-            ScanController(
-                switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
-                counters: counters, heartbeat: heartbeat, clock: clock
-            ),
+        ]
+        if let listening { services.append(listening.fanOut) }
+        services.append(ScanController(
+            switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
+            counters: counters, heartbeat: heartbeat, clock: clock
+        ))
+        if let listening { services.append(listening.role) }
+        services += [
             SwitchWatcher(
                 api: api, scannerID: configuration.scannerID, store: SwitchStore(path: configuration.switchPath),
-                switches: switchContinuation, events: events, logger: logger, clock: clock
+                switches: switchContinuation, events: events, logger: logger, clock: clock, watchLists: listening?.watchLists
             ),
             CounterReporter(
                 counters: counters, spool: spool, api: api, scannerID: configuration.scannerID,

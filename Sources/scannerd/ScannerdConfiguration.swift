@@ -26,6 +26,16 @@ struct ScannerdConfiguration: Sendable {
     var token: SwitchdToken? = nil
     /// How often the counters go to switchd.
     var countersInterval = CounterReporter.defaultInterval
+    /// The listening role (`--listen`).
+    var listen = ListenSettings()
+
+    /// `--listen`: beside survey and locate, forward per-window sightings of the tags switchd
+    /// pushes with the switch, from the same BLE scan.
+    struct ListenSettings: Sendable, Equatable {
+        var enabled = false
+        /// Length of a sighting window, seconds (`--listen-window-seconds`).
+        var windowSeconds = 1.0
+    }
 
     static let defaultSwitchd = URL(string: "http://127.0.0.1:8080")!
     static let defaultStateDirectory = "./state/scannerd"

@@ -23,6 +23,8 @@ import SwitchdStore
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
 ///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
+///   - expectedErrors: estimates the radio map's expected errors in the background; tests pass one
+///     to wait on or to hold.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 func buildApplication(
@@ -40,6 +42,7 @@ func buildApplication(
     tls: NIOSSLContext? = nil,
     mqttTLS: NIOSSLContext? = nil,
     mqttStatus: MQTTStatus? = nil,
+    expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
@@ -52,7 +55,8 @@ func buildApplication(
     )
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, connections: connections
+        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, connections: connections,
+        expectedErrors: expectedErrors
     )
     var app = Application(
         router: router,
@@ -110,14 +114,14 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes (`logger` for what they log outside a request; `connections` to
+/// Every controller's routes (`logger` for what they log outside a request; `expectedErrors` for the radio map's; `connections` to
 /// refuse requests on overflow connections, see ``OverloadMiddleware``), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
-    connections: ConnectionTable? = nil
+    connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -136,7 +140,8 @@ func buildRouter(
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database, hub: hub).addRoutes(to: router)
-    SwitchController(database: database, hub: hub, clock: clock).addRoutes(to: router)
+    let switchWrites = SwitchWritesWaiting()
+    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
@@ -144,12 +149,12 @@ func buildRouter(
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
     MeasurementsController(
-        database: database, ingest: IngestCoalescer(database: database, metrics: metrics.factory, logger: logger), hub: hub,
+        database: database, ingest: IngestCoalescer(database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: logger), hub: hub,
         feed: feeds.measurements, stored: metrics.measurementsStored
     ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
         .addRoutes(to: router)
-    let radioMaps = RadioMapCache()
+    let radioMaps = RadioMapCache(estimates: expectedErrors)
     RadioMapController(database: database, cache: radioMaps).addRoutes(to: router)
     LocateController(database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored)
         .addRoutes(to: router)
@@ -167,7 +172,7 @@ func buildRouter(
     WebhooksController(database: database).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
-    TagsController(database: database, tracker: tracker).addRoutes(to: router)
+    TagsController(database: database, tracker: tracker, hub: hub).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)

@@ -5,7 +5,7 @@ this reuses; it does not depend on what that test left behind).
 Visitor page: the link made on the admin page (a reader token in the fragment, dropped from the
 address once read), ?lang=fr, where am I from the scanner's live position, the nearest item in
 French changing as the scanner walks, a room searched without its accent, the route's steps and
-line. Dashboard: counts, recent activity and dwell match GET /v1/dashboard.
+line, and a room one floor up (a stairs step, the plan of that floor). Dashboard: counts, recent activity and dwell match GET /v1/dashboard.
 
 Exits non-zero on the first failed step, after a screenshot of it.
 """
@@ -24,6 +24,7 @@ ITEMS = [
     (102, 31.0, 15.0, {"name": "Fountain", "name.fr": "Fontaine", "content.en": "A stone fountain.", "content.fr": "Une fontaine de pierre."}),
 ]
 DESTINATION = "Café Lumière"
+UPSTAIRS = "Galerie Haute"
 
 
 def setup():
@@ -51,10 +52,19 @@ def setup():
                 l["to"] for l in api("GET", f"/v1/links?location={location['id']}")}
             if east["id"] not in linked:
                 api("POST", "/v1/links", {"from": location["id"], "to": east["id"], "kind": "walk"})
+    # One floor up in the same building: the stairs from the café's table to a landing, then a
+    # walk to the gallery.
+    upper = api("POST", "/v1/floors", {"name": "Mezzanine", "building": floor["building"], "level": floor["level"] + 1})
+    landing_room = api("POST", "/v1/rooms", {"floorID": upper["id"], "name": "Landing"})
+    gallery = api("POST", "/v1/rooms", {"floorID": upper["id"], "name": UPSTAIRS})
+    landing = api("POST", "/v1/locations", {"roomID": landing_room["id"], "x": 32, "y": 14})
+    painting = api("POST", "/v1/locations", {"roomID": gallery["id"], "x": 20, "y": 9})
+    api("POST", "/v1/links", {"from": table["id"], "to": landing["id"], "kind": "stairs"})
+    api("POST", "/v1/links", {"from": landing["id"], "to": painting["id"], "kind": "walk"})
     for minor, x, y, metadata in ITEMS:
         api("POST", "/v1/beacons", {"uuid": BEACON_UUID, "major": 2, "minor": minor, "floorID": floor["id"], "x": x, "y": y,
                                     "measuredPower": -59, "metadata": metadata})
-    return floor, cafe
+    return floor, cafe, upper, gallery
 
 
 def sign_in(page):
@@ -68,7 +78,7 @@ def sign_in(page):
 def run(page):
     driver = page.driver
     print("==> visitor page: setup through the API, locating on")
-    floor, cafe = setup()
+    floor, cafe, upper, gallery = setup()
     api("PATCH", "/v1/scanners/default/switch", {"scanning": True, "mode": "locate", "storeData": False, "locationID": None, "roomID": None, "stopAfter": None})
 
     print("==> the admin page makes a visitor link")
@@ -144,6 +154,24 @@ def run(page):
     if not page.js("return document.querySelector('#plan .route') !== null && document.getElementById('destination-dot') !== null"):
         raise Failure("the route is not drawn on the plan")
     page.shot("visit-route", show="route-steps")
+
+    print("==> a room one floor up: the steps climb, and its floor shows the rest of the route")
+    search = page.by_id("search-input")
+    search.clear()
+    search.send_keys("galerie")
+    page.by_id("search-go").click()
+    button = f"#search-results button[data-room-id='{gallery['id']}']"
+    page.wait("the gallery in the results", lambda: driver.find_elements(By.CSS_SELECTOR, button))
+    driver.find_element(By.CSS_SELECTOR, button).click()
+    page.wait("the route upstairs", lambda: summary.get_attribute("data-room-id") == str(gallery["id"]))
+    steps = [(li.get_attribute("data-kind"), li.text) for li in driver.find_elements(By.CSS_SELECTOR, "#route-steps li")]
+    print("    " + " / ".join(text for _, text in steps))
+    if steps[-1] != ("arrive", f"Arrive at {UPSTAIRS}") or not any(kind == "stairs" and "up one floor" in text for kind, text in steps):
+        raise Failure(f"route steps upstairs {steps}")
+    Select(page.by_id("floor-select")).select_by_value(str(upper["id"]))
+    page.wait("the destination on the upper floor's plan", lambda: page.js(
+        "return document.getElementById('destination-dot') !== null && document.querySelectorAll('#plan .route').length === 1"))
+    page.shot("visit-route-upstairs", show="route-steps")
     page.collect_logs()
     visitor_requests = [(m, u, a) for m, u, a in page.api_requests if "/v1/" in u]
     page.api_requests = []

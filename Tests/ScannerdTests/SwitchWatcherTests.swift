@@ -128,4 +128,46 @@ struct SwitchWatcherTests {
         try await running.value
         #expect(await client.requests.first?.url.query == nil)
     }
+
+    /// Watched tags come with the switch: a change of the list alone goes to the listening role,
+    /// not to the scan controller (no new revision), and each long-poll names the list held.
+    @Test func aNewWatchedTagListAloneGoesToTheListeningRole() async throws {
+        let directory = try TemporaryDirectory()
+        let bike = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0B))
+        let keys = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0C))
+        var listing = scanSwitch(2)
+        listing.watchedTags = [bike]
+        let first = listing
+        listing.watchedTags = [bike, keys]
+        let second = listing
+        let client = ScriptedHTTPClient { [self] _, index in
+            switch index {
+            case 0: return try response(first)
+            case 1: return try response(second)
+            default: return try await Self.hold()
+            }
+        }
+        let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self)
+        let (lists, listContinuation) = AsyncStream.makeStream(of: [TagIdentity].self)
+        let watcher = SwitchWatcher(
+            api: SwitchdAPI(baseURL: Self.baseURL, client: client), scannerID: testScanner,
+            store: SwitchStore(path: directory.file("switch.json")), switches: switchContinuation,
+            events: try EventLog(.none, logger: quietLogger), logger: quietLogger, clock: TestClock(), watchLists: listContinuation
+        )
+        let running = Task { try await watcher.run() }
+        var received = lists.makeAsyncIterator()
+        #expect(await received.next() == [bike])
+        #expect(await received.next() == [bike, keys])
+        running.cancel()
+        try await running.value
+        switchContinuation.finish()
+        var revisions: [Int] = []
+        for await scanSwitch in switches { revisions.append(scanSwitch.revision) }
+        #expect(revisions == [2], "the same revision is not handed on twice")
+        let urls = await client.requests.map(\.url.absoluteString)
+        #expect(urls[0] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?watched=\(WatchedTags.digest(of: []))")
+        #expect(urls[1] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&watched=\(WatchedTags.digest(of: [bike]))")
+        #expect(urls[2].hasSuffix("&watched=\(WatchedTags.digest(of: [keys, bike]))"), "the digest does not depend on order")
+        #expect(try SwitchStore(path: directory.file("switch.json")).load() == second)
+    }
 }

@@ -36,7 +36,7 @@ struct UploaderHostileServerTests {
                     return .answer(status: 400, body: Data("not a batch".utf8))
                 }
             })
-            let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: NIOHTTPClient())
+            let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: CurlHTTPClient())
             uploader = Uploader(spool: spool, api: api, events: events, logger: quietLogger, clock: ImmediateClock())
         }
 

@@ -8,7 +8,8 @@ import Testing
 @testable import SwitchdStore
 
 /// Uploads arriving while a commit runs are stored together in the next one, each answered with
-/// its own result once that commit is done; a full queue refuses at once with 503 and Retry-After.
+/// its own result once that commit is done; a full queue refuses at once with 503 and Retry-After;
+/// while a switch change waits, each commit ends after one batch.
 @Suite("Ingest coalescing")
 struct IngestCoalescerTests {
     /// A database whose write queue the test can hold, and which counts its commits.
@@ -16,6 +17,7 @@ struct IngestCoalescerTests {
         let database: AppDatabase
         let commits = WaitableCount()
         let metrics = SwitchdMetrics()
+        let switchWrites = SwitchWritesWaiting()
         let coalescer: IngestCoalescer
         let revision: Int
 
@@ -29,7 +31,8 @@ struct IngestCoalescerTests {
             }
             database = try AppDatabase(DatabaseQueue(configuration: configuration))
             coalescer = IngestCoalescer(
-                database: database, metrics: metrics.factory, logger: Logger(label: "test"), maxQueuedReadings: maxQueuedReadings
+                database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: Logger(label: "test"),
+                maxQueuedReadings: maxQueuedReadings
             )
             revision = try await database.updateSwitch(of: .default, with: SwitchPatch(scanning: true, mode: .locate, storeData: true), at: Date())
                 .scanSwitch.revision
@@ -97,6 +100,48 @@ struct IngestCoalescerTests {
         // the others into its own group if they queued before it reached the database).
         #expect(rig.commits.value - committedBefore <= 3)
         #expect(try await rig.storedMeasurements() == 7, "the refused batch is rolled back alone")
+    }
+
+    /// A flip must not wait for a whole group's inserts: while a switch change waits for the
+    /// writer, each commit stores one batch and puts the group's others back at the head of the
+    /// queue. Without that, the four queued batches would share one commit.
+    @Test func whileASwitchChangeWaitsEachCommitHoldsOneBatch() async throws {
+        let rig = try await Rig()
+        let release = await rig.holdWriter()
+        let committedBefore = rig.commits.value
+        let leading = Task { try await rig.coalescer.ingest(Readings.batch([Readings.wifi()], revision: rig.revision), at: Date()) }
+        await rig.waitUntilCommitting()
+        let queued = (0..<4).map { _ in
+            Task { try await rig.coalescer.ingest(Readings.batch([Readings.wifi(), Readings.ble()], revision: rig.revision), at: Date()) }
+        }
+        await rig.waitUntilQueued(4)
+        // A switch change that waits (for the test's word instead of the writer) until the
+        // batches are stored.
+        let changeDone = AsyncStream<Void>.makeStream()
+        let change = Task { await rig.switchWrites.during { for await _ in changeDone.stream {} } }
+        while !rig.switchWrites.any { await Task.yield() }
+        release()
+
+        #expect(try await leading.value.receipt.stored == 1)
+        for task in queued { #expect(try await task.value.receipt.stored == 2) }
+        #expect(rig.commits.value - committedBefore == 1 + 5, "the held write, then one commit per batch")
+        #expect(try await rig.storedMeasurements() == 9)
+        changeDone.continuation.finish()
+        await change.value
+
+        // With no switch change waiting, queued batches share commits again.
+        let release2 = await rig.holdWriter()
+        let committedThen = rig.commits.value
+        let leading2 = Task { try await rig.coalescer.ingest(Readings.batch([Readings.wifi()], revision: rig.revision), at: Date()) }
+        await rig.waitUntilCommitting()
+        let queued2 = (0..<4).map { _ in
+            Task { try await rig.coalescer.ingest(Readings.batch([Readings.wifi()], revision: rig.revision), at: Date()) }
+        }
+        await rig.waitUntilQueued(4)
+        release2()
+        _ = try await leading2.value
+        for task in queued2 { _ = try await task.value }
+        #expect(rig.commits.value - committedThen <= 3)
     }
 
     @Test func aFullQueueRefusesAtOnceWithRetryAfterAndStoresNothingOfThatBatch() async throws {

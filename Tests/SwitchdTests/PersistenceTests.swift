@@ -27,6 +27,8 @@ import Testing
                 "v4-mqtt",
                 "v4-georeference-and-allow-lists",
                 "v4-tag-presence-events",
+                "v4-emitter-summary",
+                "v4-tag-events-in-presence",
             ])
         }
     }

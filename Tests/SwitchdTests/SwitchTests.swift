@@ -91,6 +91,28 @@ struct SwitchTests {
         }
     }
 
+    /// The watched tags come with the switch a listening scanner reads (`watched=`, the digest
+    /// of the list it holds): every registered tag. Its long-poll is answered when a tag is
+    /// added, at the same revision, and at once when its list is already out of date.
+    @Test func longPollAnswersWhenTheWatchedTagsChange() async throws {
+        let clock = WatchedClock()
+        let bike = TagIdentity.address(try MACAddress("02:00:00:00:00:0b"))
+        try await makeApp(try .inMemory(), clock: clock).test(.router) { client in
+            let none = WatchedTags.digest(of: [])
+            let initial = try await client.expect(.ok, get: "/v1/scanners/default/switch?watched=\(none)", as: ScanSwitch.self)
+            #expect(initial.watchedTags == [])
+            #expect(try await client.expect(.ok, get: "/v1/scanners/default/switch", as: ScanSwitch.self).watchedTags == nil, "only a listening scanner asks")
+            async let polled = client.expect(.ok, get: "/v1/scanners/default/switch?revision=1&wait=20&watched=\(none)", as: ScanSwitch.self)
+            await clock.sleepers(Self.longPollSleeping)
+            _ = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: bike), as: ScanContract.Tag.self)
+            // The clock never moves: the waiting request was woken, not timed out.
+            let answer = try await polled
+            #expect(answer.revision == 1 && answer.watchedTags == [bike])
+            let stale = try await client.expect(.ok, get: "/v1/scanners/default/switch?revision=1&wait=20&watched=\(none)", as: ScanSwitch.self)
+            #expect(stale.watchedTags == [bike], "a scanner holding an old list is answered at once")
+        }
+    }
+
     @Test func longPollTimesOutWithTheSameShape() async throws {
         let clock = WatchedClock()
         try await makeApp(try .inMemory(), clock: clock).test(.router) { client in

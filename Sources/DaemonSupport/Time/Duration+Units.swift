@@ -12,3 +12,13 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
+
+extension Duration {
+    /// A duration of `seconds` (as configuration files and flags give it), rounded up to the next
+    /// whole millisecond so that a wait is never shorter than the setting asked for.
+    ///
+    /// The caller checks the range; a negative or non-finite value traps, as `Int64(_:)` does.
+    public init(secondsRoundedUp seconds: Double) {
+        self = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+}

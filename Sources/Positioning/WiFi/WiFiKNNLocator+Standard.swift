@@ -1,11 +1,12 @@
 extension WiFiKNNLocator.Settings {
-    /// The settings chosen on UJIIndoorLoc's training data alone (leave-one-phone-out with each
-    /// query's own survey point removed; see docs/wifi-fingerprinting.md), used unless a caller
-    /// has reason to differ.
+    /// The settings chosen on training data alone (UJIIndoorLoc's leave-one-phone-out with each
+    /// query's own survey point removed, then the neighbour ratio by cross-validation inside the
+    /// fingerprint suite's eight train files; see docs/wifi-fingerprinting.md), used unless a
+    /// caller has reason to differ.
     public static var standard: Self {
         Self(
             buildingVoters: 5, floorVoters: 5, neighbours: 31,
-            floorVoteWeightPower: 3, positionWeightPower: 2, neighbourDistanceRatio: 1.5)
+            floorVoteWeightPower: 3, positionWeightPower: 2, neighbourDistanceRatio: 1.25)
     }
 }
 

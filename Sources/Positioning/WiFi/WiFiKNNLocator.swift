@@ -87,6 +87,12 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         self.settings = settings
     }
 
+    /// The same indexes with other settings: settings that leave the representation alone can be
+    /// compared without building the indexes again.
+    public func with(_ settings: Settings) -> Self {
+        Self(samples: samples, locations: locations, samplesAreLocations: samplesAreLocations, settings: settings)
+    }
+
     /// Heap bytes of both indexes (of the one, when they are the same).
     public var memoryBytes: Int { samples.memoryBytes + (samplesAreLocations ? 0 : locations.memoryBytes) }
 

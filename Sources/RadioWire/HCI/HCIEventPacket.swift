@@ -16,7 +16,17 @@ public struct HCIEventPacket: Hashable, Sendable {
     /// Decodes `bytes` (no H4 type byte). Throws when the header is cut short or when
     /// Parameter_Total_Length does not match the bytes that follow (fewer or more).
     public init(bytes: [UInt8], origin: Int = 0) throws(WireError) {
-        var reader = ByteReader(bytes, origin: origin)
+        try self.init(reader: ByteReader(bytes, origin: origin))
+    }
+
+    /// Decodes the event in `bytes`, a part of a bigger buffer (an H4 packet after its type
+    /// byte), without copying it first; offsets in errors are positions in the whole buffer.
+    public init(bytes: ArraySlice<UInt8>) throws(WireError) {
+        try self.init(reader: ByteReader(bytes))
+    }
+
+    private init(reader: ByteReader) throws(WireError) {
+        var reader = reader
         eventCode = try reader.u8("Event_Code")
         let length = Int(try reader.u8("Parameter_Total_Length"))
         parametersOffset = reader.offset

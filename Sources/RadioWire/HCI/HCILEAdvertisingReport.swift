@@ -59,7 +59,6 @@ extension ByteReader {
 
     /// A Bluetooth device address: six octets, least significant first (Core Vol 4, Part E, §5.2).
     mutating func bluetoothAddress(_ field: String) throws(WireError) -> EUI48 {
-        let octets = try take(6, field)
-        return EUI48(rawValue: octets.reversed().reduce(0) { $0 << 8 | UInt64($1) })
+        EUI48(rawValue: try u48le(field))
     }
 }

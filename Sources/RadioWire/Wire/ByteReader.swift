@@ -15,6 +15,12 @@ public struct ByteReader: Sendable {
         self.init(slice: bytes[...], origin: origin - bytes.startIndex)
     }
 
+    /// A reader over part of a buffer, without copying it; offsets in errors are the slice's own
+    /// indices, positions in the whole buffer.
+    public init(_ bytes: ArraySlice<UInt8>) {
+        self.init(slice: bytes, origin: 0)
+    }
+
     private init(slice: ArraySlice<UInt8>, origin: Int) {
         self.bytes = slice
         self.origin = origin
@@ -75,6 +81,11 @@ public struct ByteReader: Sendable {
     }
 
     /// The next `count` bytes, copied.
+    /// A 48-bit little-endian integer (a Bluetooth device address), read without a copy.
+    public mutating func u48le(_ field: String = "u48") throws(WireError) -> UInt64 {
+        try integer(6, bigEndian: false, field)
+    }
+
     public mutating func take(_ count: Int, _ field: String = "bytes") throws(WireError) -> [UInt8] {
         try need(count, field)
         defer { index += count }

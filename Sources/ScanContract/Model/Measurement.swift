@@ -114,8 +114,8 @@ extension Measurement: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? UUID()
         time = try c.decode(Date.self, forKey: .time)
+        id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? .timeOrdered(at: time, random: UUID().uuid)
         rssi = try c.decode(Int.self, forKey: .rssi)
         scan = try c.decodeIfPresent(Int.self, forKey: .scan) ?? 0
         let kind: RadioKind

@@ -26,13 +26,20 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     public var stoppedBy: StopReason?
     /// The Wi-Fi readings the scanner keeps; nil keeps them all.
     public var allowList: ScanAllowList?
+    /// The tags a scanner with the listening role forwards sightings of (``WatchedTags``): every
+    /// registered tag's identity, filled in by switchd where a scanner reads its switch (`GET
+    /// /v1/scanners/{id}/switch`), absent elsewhere. Not part of a revision: adding a tag changes
+    /// it without making one. Nil (a switchd that does not say): nothing is forwarded.
+    public var watchedTags: [TagIdentity]?
 
     public init(
         scannerID: ScannerID, scanning: Bool = false, mode: ScanMode = .locate, roomID: Int64? = nil,
         locationID: Int64? = nil, storeData: Bool = false, stopAfter: StopCondition? = nil,
-        revision: Int = 1, changedAt: Date, scansCompleted: Int = 0, stoppedBy: StopReason? = nil, allowList: ScanAllowList? = nil
+        revision: Int = 1, changedAt: Date, scansCompleted: Int = 0, stoppedBy: StopReason? = nil, allowList: ScanAllowList? = nil,
+        watchedTags: [TagIdentity]? = nil
     ) {
         self.allowList = allowList
+        self.watchedTags = watchedTags
         self.scannerID = scannerID
         self.scanning = scanning
         self.mode = mode

@@ -23,6 +23,8 @@ extension AppDatabase {
             ("v4-mqtt", SchemaMQTT.outbox),
             ("v4-georeference-and-allow-lists", SchemaSeedCompletions.georeferenceAndAllowLists),
             ("v4-tag-presence-events", SchemaTagPresence.missingTagEvents),
+            ("v4-emitter-summary", SchemaEmitterSummary.emitterCells),
+            ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

@@ -26,6 +26,7 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         static let scannerID = Column(CodingKeys.scannerID)
         static let kind = Column(CodingKeys.kind)
         static let timeMs = Column(CodingKeys.timeMs)
+        static let tagID = Column(CodingKeys.tagID)
     }
 
     init(_ new: NewPresenceEvent, scannerID: ScannerID) {
@@ -46,6 +47,18 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         self.floorID = floorID
         timeMs = time.milliseconds
         self.tagID = tagID
+    }
+
+    /// The event as its tag's event (`GET /v1/tags/{id}/events`): the same ID, kind, time and
+    /// scanner.
+    ///
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a row without a tag, or a kind or scanner ID
+    ///   switchd does not write as a tag event.
+    func tagEvent() throws -> TagEvent {
+        guard let tagID, let eventKind = TagEvent.Kind(rawValue: kind) else {
+            throw StoreError.corruptRow("presence event \(id ?? 0) is not a tag event (kind \"\(kind)\", tag \(tagID.map(String.init) ?? "none"))")
+        }
+        return TagEvent(id: id ?? 0, tagID: tagID, kind: eventKind, time: Date(milliseconds: timeMs), scannerID: try storedScannerID(scannerID))
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a kind, place or scanner ID switchd does not write.

@@ -48,29 +48,3 @@ struct TagPositionRecord: Codable, FetchableRecord, RowIDRecord {
         )
     }
 }
-
-/// A `tag_event` row, read as a ``TagEvent``.
-struct TagEventRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "tag_event"
-
-    var id: Int64?
-    var tagID: Int64
-    var kind: String
-    var timeMs: Int64
-    var scannerID: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, tagID = "tag_id", kind, timeMs = "time_ms", scannerID = "scanner_id"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let tagID = Column(CodingKeys.tagID)
-    }
-
-    /// - Throws: ``StoreError/corruptRow(_:)`` for a kind or scanner ID switchd does not write.
-    func event() throws -> TagEvent {
-        guard let kind = TagEvent.Kind(rawValue: kind) else { throw StoreError.corruptRow("tag event \(id ?? 0) has kind \(kind)") }
-        return TagEvent(id: id ?? 0, tagID: tagID, kind: kind, time: Date(milliseconds: timeMs), scannerID: try storedScannerID(scannerID))
-    }
-}

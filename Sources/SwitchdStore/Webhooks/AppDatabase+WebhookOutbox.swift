@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ScanContract
 
-/// A subscription with deliveries waiting: where to send and the secret to sign with.
+/// A subscription: where to send and the secret to sign with.
 package struct WebhookTarget: Hashable, Sendable {
     package var id: Int64
     package var url: String
@@ -38,14 +38,17 @@ package struct DeliveryAttempt: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// The subscriptions that have pending deliveries, by ID.
-    package func webhookTargetsWithPendingDeliveries() async throws -> [WebhookTarget] {
+    /// Every subscription's ID, ascending.
+    package func webhookIDs() async throws -> [Int64] {
         try await read { db in
-            try WebhookRecord.fetchAll(db, sql: """
-                SELECT * FROM webhook WHERE EXISTS (
-                    SELECT 1 FROM webhook_delivery WHERE webhook_id = webhook.id AND state = 'pending'
-                ) ORDER BY id
-                """).map { WebhookTarget(id: $0.id ?? 0, url: $0.url, secret: $0.secret) }
+            try Int64.fetchAll(db, sql: "SELECT id FROM webhook ORDER BY id")
+        }
+    }
+
+    /// Where to send a subscription's deliveries and the secret to sign them with; nil once it is deleted.
+    package func webhookTarget(_ id: Int64) async throws -> WebhookTarget? {
+        try await read { db in
+            try WebhookRecord.fetchOne(db, key: id).map { WebhookTarget(id: $0.id ?? id, url: $0.url, secret: $0.secret) }
         }
     }
 

@@ -9,17 +9,20 @@ import ScanContract
 struct BatchTemplate: Sendable {
     /// The text between the placeholders.
     private let pieces: [String]
-    /// Per gap between pieces: a fresh UUID, or the revision.
+    /// Per gap between pieces: a fresh batch or reading ID, the revision, or the scanner ID.
     private let slots: [Slot]
+    /// Whether reading IDs are time-ordered, as scannerd makes them, or random (version 4), as
+    /// scannerd made them before and as a client may still send them.
+    private let timeOrderedIDs: Bool
 
-    private enum Slot { case uuid, revision, scanner }
+    private enum Slot { case batchID, readingID, revision, scanner }
 
     private static let revisionPlaceholder = 987_654_321
     private static let scannerPlaceholder = "scanner-placeholder"
 
     /// Readings of `floor`'s access points and beacons, alternating; one template serves every
     /// scanner (its ID is filled in too).
-    init(readings: Int, floor: SimulatedFloor) throws {
+    init(readings: Int, floor: SimulatedFloor, timeOrderedIDs: Bool = true) throws {
         let scannerID = try ScannerID(Self.scannerPlaceholder)
         let placeholders = (0...readings).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0 + 1))! }
         let now = Date()
@@ -37,7 +40,7 @@ struct BatchTemplate: Sendable {
         var pieces: [String] = []
         var slots: [Slot] = []
         // Cut at each placeholder in the order it appears.
-        let marks = placeholders.map { ($0.uuidString, Slot.uuid) }
+        let marks = placeholders.enumerated().map { ($1.uuidString, $0 == 0 ? Slot.batchID : Slot.readingID) }
             + [(String(Self.revisionPlaceholder), Slot.revision), ("\"\(Self.scannerPlaceholder)\"", Slot.scanner)]
         while let (range, slot) = marks.compactMap({ mark -> (Range<String.Index>, Slot)? in
             text.range(of: mark.0, options: .caseInsensitive).map { ($0, mark.1) }
@@ -50,15 +53,18 @@ struct BatchTemplate: Sendable {
         guard slots.count == readings + 3 else { throw HarnessError("batch template: found \(slots.count) placeholders, expected \(readings + 3)") }
         self.pieces = pieces
         self.slots = slots
+        self.timeOrderedIDs = timeOrderedIDs
     }
 
     /// A new batch of `scanner` (fresh batch and reading IDs) under `revision`.
     func body(scanner: ScannerID, revision: Int) -> Data {
+        let now = Date()
         var text = pieces[0]
         text.reserveCapacity(pieces.reduce(0) { $0 + $1.utf8.count } + slots.count * 36)
         for (slot, piece) in zip(slots, pieces.dropFirst()) {
             switch slot {
-            case .uuid: text += UUID().uuidString
+            case .batchID: text += UUID().uuidString
+            case .readingID: text += (timeOrderedIDs ? UUID.timeOrdered(at: now, random: UUID().uuid) : UUID()).uuidString
             case .revision: text += String(revision)
             case .scanner: text += "\"\(scanner)\""
             }

@@ -38,6 +38,30 @@ final class FleetHTTP: Sendable {
         return Answer(status: Int(response.status.code), body: Data(buffer.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
     }
 
+    /// Sends one request until it is answered with something other than 503/429: again after the
+    /// `Retry-After` such an answer names, or after a second when the connection closed before
+    /// any answer (a switchd out of descriptors closes idle connections to make room); at most
+    /// `attempts` times. Returns the last answer and how many times the request was sent, so a
+    /// caller can tell a 409 caused by its own earlier attempt.
+    ///
+    /// - Throws: the last error when no attempt was answered.
+    func sendRetrying(
+        _ method: HTTPMethod, _ path: String, token: String, body: Data? = nil, attempts: Int = 10
+    ) async throws -> (answer: Answer, sent: Int) {
+        var sent = 0
+        while true {
+            sent += 1
+            do {
+                let answer = try await send(method, path, token: token, body: body)
+                guard answer.status == 503 || answer.status == 429, sent < attempts else { return (answer, sent) }
+                try await Task.sleep(for: .seconds(answer.retryAfter.flatMap(Int.init) ?? 1))
+            } catch {
+                if sent >= attempts || Task.isCancelled { throw error }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
     func shutdown() async throws {
         try await client.shutdown()
     }

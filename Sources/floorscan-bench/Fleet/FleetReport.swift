@@ -17,13 +17,16 @@ struct FleetReport {
             "------------------------------------------------------------------------------",
             String(format: "setup (scanners, tokens, switches): %.1f s", r.setupSeconds),
             String(format: "idle, %d long-polls held: switchd CPU %.1f %% of a core   target < 5 %%", r.scanners, r.idleCorePercent),
-            "flip → scanner, idle      (n=\(r.idleFlips.count), missed \(r.idleFlipsMissed))  p50 \(ms(r.idleFlips, 50))  p99 \(ms(r.idleFlips, 99))",
-            "flip → scanner, under load (n=\(r.loadFlips.count), missed \(r.loadFlipsMissed))  p50 \(ms(r.loadFlips, 50))  p99 \(ms(r.loadFlips, 99))   target p99 < 100 ms",
+            "flip → scanner, idle      (n=\(r.idleFlips.count), missed \(r.idleFlipsMissed), refused \(r.idleFlipsRefused))  p50 \(ms(r.idleFlips, 50))  p99 \(ms(r.idleFlips, 99))",
+            "flip → scanner, under load (n=\(r.loadFlips.count), missed \(r.loadFlipsMissed), refused \(r.loadFlipsRefused))  p50 \(ms(r.loadFlips, 50))  p99 \(ms(r.loadFlips, 99))   target p99 < 100 ms",
             String(format: "stored / offered: %d / %d readings = %.2f %%   target ≥ 99 %%", r.counts.stored, r.counts.offered, storedPercent),
             "upload latency (n=\(r.postLatency.count))  p50 \(ms(r.postLatency, 50))  p99 \(ms(r.postLatency, 99));  busy answers \(r.counts.busy), failed uploads \(r.counts.failed), failed long-polls \(r.counts.pollFailures)",
             String(format: "under load: switchd CPU %.1f %% of a core; RSS %.0f MB (peak %.0f MB); %d descriptors open", r.loadCorePercent,
                    Double(r.residentBytes) / 1e6, Double(r.peakResidentBytes) / 1e6, r.openDescriptors),
             "switchd after the run: \(r.switchdAlive ? "running" : "GONE"), /healthz \(r.healthAfter)",
+            String(format: "shedding: connection limit reached %.0f times, %.0f connections refused (503 overloaded), %.0f uploads refused (503 busy)",
+                   r.shedding.connectionLimitReached, r.shedding.connectionsRefused, r.shedding.uploadsRefused),
+        ] + r.shedding.logLines.prefix(5).map { "switchd logged: \($0.prefix(300))" } + [
             "",
         ]
         lines.forEach { Swift.print($0) }

@@ -31,10 +31,7 @@ struct SuiteCommand: ParsableCommand {
     var folds: Int = LeaveOneLocationOut<Int>().maximumFolds
 
     func validate() throws {
-        let known = Set(SuiteDataset.all.map(\.name))
-        for name in only where !known.contains(name) {
-            throw ValidationError("unknown dataset \(name); the suite holds \(SuiteDataset.all.map(\.name).joined(separator: ", "))")
-        }
+        try SuiteDataset.checkNames(only)
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2, got \(folds)") }
     }
 

@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// One dataset of `../shared/data/fingerprint-suite/` and the figures its `README.txt` states,
 /// copied here by hand (the READMEs are prose, not a format to parse): the plain kNN reference
 /// (k = 3, Euclidean, not heard = −105 dBm, floor by vote) and the best published result where the
@@ -37,6 +39,14 @@ struct SuiteDataset: Hashable, Sendable {
         self.referenceMean = referenceMean
         self.referenceFloorHitRate = referenceFloorHitRate
         self.publishedBest = publishedBest
+    }
+
+    /// - Throws: `ValidationError` naming the first of `names` that is not a dataset of the suite.
+    static func checkNames(_ names: [String]) throws {
+        let known = Set(all.map(\.name))
+        for name in names where !known.contains(name) {
+            throw ValidationError("unknown dataset \(name); the suite holds \(all.map(\.name).joined(separator: ", "))")
+        }
     }
 
     /// `train.csv` or `train.csv.gz` (the suite gzips files over 1 MB) in `folder`, or nil when neither is there.

@@ -61,6 +61,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("sim-advertising-hz"), help: "Advertisements per second of every simulated beacon (default: each beacon's own).")
     var simAdvertisingHz: Double?
 
+    @OptionGroup(title: "Simulated tags")
+    var simTags: SimulatedTagOptions
+
     @Option(name: .customLong("sim-wifi-scan-ms"), help: "Duration of one simulated Wi-Fi scan, milliseconds.")
     var simWiFiScanMs: Int = Int(SimulationSettings.defaultWiFiScanDuration / .milliseconds(1))
 
@@ -87,6 +90,15 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("counters-interval-s"), help: "Report this scanner's counters to switchd (GET /metrics there) this often, seconds.")
     var countersIntervalS: Int = Int(CounterReporter.defaultInterval / .seconds(1))
+
+    @Flag(
+        name: .customLong("listen"), inversion: .prefixedNo,
+        help: "The listening role (a fixed scanner): beside survey and locate, forward per-window sightings of the tags switchd pushes with the switch (every registered tag), from the same BLE scan."
+    )
+    var listen = false
+
+    @Option(name: .customLong("listen-window-seconds"), help: "With --listen, the length of a sighting window, seconds.")
+    var listenWindowSeconds = 1.0
 
     @Option(help: "Append JSON event lines to this file ('-' for standard output).")
     var events: String?
@@ -136,6 +148,11 @@ struct RunCommand: AsyncParsableCommand {
         guard simWiFiScanMs > 0 else {
             throw ArgumentParser.ValidationError("--sim-wifi-scan-ms must be more than 0, got \(simWiFiScanMs)")
         }
+        guard listenWindowSeconds > 0, listenWindowSeconds <= SightingBatch.maxWindowSeconds else {
+            throw ArgumentParser.ValidationError(
+                "--listen-window-seconds must be more than 0 and at most \(Int(SightingBatch.maxWindowSeconds)), got \(listenWindowSeconds)"
+            )
+        }
         if let simAdvertisingHz, !(simAdvertisingHz > 0 && simAdvertisingHz <= Self.maximumAdvertisingRate) {
             throw ArgumentParser.ValidationError("--sim-advertising-hz must be more than 0 and at most \(Int(Self.maximumAdvertisingRate)), got \(simAdvertisingHz)")
         }
@@ -147,14 +164,15 @@ struct RunCommand: AsyncParsableCommand {
             simulation: SimulationSettings(
                 trajectory: simTrajectory ?? .standing(SimulationSettings.demoFloorCentre),
                 seed: simSeed ?? UInt64.random(in: 0...UInt64.max), advertisingRate: simAdvertisingHz,
-                wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey
+                wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey, tagTrajectories: simTags.tags
             ),
             hardware: HardwareRadioSettings(hciDevice: hciDevice, ble: ble.settings(), wifiInterface: wifiInterface, wifi: wifi.settings),
             batchSize: batchSize, batchAge: .milliseconds(batchAgeMs), spoolMaxBytes: spoolMaxBytes,
             radioMapMaxBytes: radioMapMaxBytes,
             events: events.map(EventLog.Destination.init(argument:)) ?? .none,
             locate: Positioner.Settings(bleWindow: .milliseconds(locateBLEWindowMs), mapRefreshInterval: .seconds(radioMapRefreshS)),
-            countersInterval: .seconds(countersIntervalS)
+            countersInterval: .seconds(countersIntervalS),
+            listen: ScannerdConfiguration.ListenSettings(enabled: listen, windowSeconds: listenWindowSeconds)
         )
     }
 
@@ -165,14 +183,8 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let http = try caFile.map { try NIOHTTPClient(caFile: $0) } ?? NIOHTTPClient()
-        do {
-            let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
-            try await scannerd.run()
-        } catch {
-            try? await http.shutdown()
-            throw error
-        }
-        try await http.shutdown()
+        let http = try caFile.map { try CurlHTTPClient(caFile: $0) } ?? CurlHTTPClient()
+        let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
+        try await scannerd.run()
     }
 }

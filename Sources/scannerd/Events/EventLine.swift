@@ -15,7 +15,7 @@ struct EventLine: Encodable {
     enum CodingKeys: String, CodingKey {
         case event, monotonicNs, time
         case revision, scanning, mode, batchID, count, ids, stored, duplicate, status, position
-        case radio, device, error, attempts
+        case radio, device, error, attempts, ignored
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,6 +53,10 @@ struct EventLine: Encodable {
             try c.encode(radio, forKey: .radio)
             try c.encode(device, forKey: .device)
             try c.encode(attempts, forKey: .attempts)
+        case .sightingsSent(let count, let stored, let ignored):
+            try c.encode(count, forKey: .count)
+            try c.encode(stored, forKey: .stored)
+            try c.encode(ignored, forKey: .ignored)
         }
     }
 }

@@ -26,6 +26,9 @@ enum ScannerEvent: Sendable, Equatable {
     case radioLost(radio: String, device: String, error: String)
     /// A lost radio is scanning again, after `attempts` reopenings.
     case radioRecovered(radio: String, device: String, attempts: Int)
+    /// The listening role posted a closed window's `count` sightings; switchd stored `stored`
+    /// and ignored `ignored` (tags it does not know).
+    case sightingsSent(count: Int, stored: Int, ignored: Int)
 
     /// The `"event"` field.
     var name: String {
@@ -39,6 +42,7 @@ enum ScannerEvent: Sendable, Equatable {
         case .rejected: "rejected"
         case .radioLost: "radioLost"
         case .radioRecovered: "radioRecovered"
+        case .sightingsSent: "sightings"
         }
     }
 }

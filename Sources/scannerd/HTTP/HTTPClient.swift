@@ -69,3 +69,20 @@ struct HTTPAnswerTooLargeError: Error, CustomStringConvertible {
         "the answer to \(url.path) is longer than \(limit) bytes, the most scannerd reads for it; the request failed"
     }
 }
+
+/// The request did not get an answer: refused, reset, timed out, name not found, server not trusted.
+struct HTTPTransportError: Error, CustomStringConvertible {
+    enum Code: Sendable {
+        case timedOut
+        case networkConnectionLost
+        case cannotLoadFromNetwork
+        /// The server's TLS certificate is not signed by a trusted CA (or not the `--ca-file` pin).
+        case serverNotTrusted
+    }
+
+    let code: Code
+    /// What went wrong, e.g. "could not connect to 127.0.0.1: connection refused".
+    let reason: String
+
+    var description: String { reason }
+}

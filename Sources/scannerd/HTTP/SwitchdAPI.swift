@@ -28,19 +28,26 @@ struct SwitchdAPI: Sendable {
     static let radioMapTimeout: Duration = .seconds(60)
 
     /// `GET /v1/scanners/{id}/switch`: at once without `revision`; with it, held by switchd until
-    /// the revision differs or `wait` passes.
+    /// the revision differs or `wait` passes. Given `watching` (the watched tags held now: a
+    /// listening scanner), the answer carries switchd's watched tags, and a long-poll is also
+    /// answered as soon as they differ from those.
     ///
     /// Throws ``SwitchdAPIError`` for an answer other than 200 or a body that is not a switch, and
     /// the client's errors for transport failures and answers longer than
     /// ``HTTPRequest/smallAnswerLimit`` (``HTTPAnswerTooLargeError``).
-    func scanSwitch(of scanner: ScannerID, afterRevision revision: Int?, wait: Duration) async throws -> ScanSwitch {
+    func scanSwitch(
+        of scanner: ScannerID, afterRevision revision: Int?, watching: [TagIdentity]? = nil, wait: Duration
+    ) async throws -> ScanSwitch {
         var components = URLComponents(url: url("v1", "scanners", scanner.rawValue, "switch"), resolvingAgainstBaseURL: false)!
+        var query: [URLQueryItem] = []
         if let revision {
-            components.queryItems = [
-                URLQueryItem(name: "revision", value: String(revision)),
-                URLQueryItem(name: "wait", value: String(Int(wait.seconds.rounded(.up)))),
-            ]
+            query.append(URLQueryItem(name: "revision", value: String(revision)))
+            query.append(URLQueryItem(name: "wait", value: String(Int(wait.seconds.rounded(.up)))))
         }
+        if let watching {
+            query.append(URLQueryItem(name: "watched", value: WatchedTags.digest(of: watching)))
+        }
+        if !query.isEmpty { components.queryItems = query }
         let timeout = revision == nil ? Self.requestTimeout : wait + Self.longPollGrace
         let response = try await client.send(request(.get, components.url!, timeout: timeout))
         return try Self.decode(ScanSwitch.self, from: response, expecting: [200])

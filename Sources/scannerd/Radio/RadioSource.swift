@@ -5,6 +5,11 @@ import ScanContract
 /// wake-up. The stream throws when the radio fails; cancelling the iterating task stops it.
 protocol BLEScanner: Sendable {
     func advertisements() -> AsyncThrowingStream<[RadioReading], any Error>
+
+    /// The same advertisements taken by both roles of a scanner (``BLEHeardGroup``): a group
+    /// for each group heard that holds something for either. Ends and throws as
+    /// ``advertisements()`` does.
+    func heardGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error>
 }
 
 /// A Wi-Fi interface: a scan is triggered, takes its time (channel by channel), and completes

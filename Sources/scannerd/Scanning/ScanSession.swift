@@ -130,7 +130,7 @@ final class ScanSession: Sendable {
                 heartbeat.beat()
                 guard let index = cycle.current else { continue }
                 readings.forEach { positioner?.heard($0) }
-                await spool.append(readings.map { $0.measurement(scan: index, id: ids.next()) }, revision: revision)
+                await spool.append(readings.map { $0.measurement(scan: index, id: ids.next(at: $0.time)) }, revision: revision)
             }
             if Task.isCancelled { return .cancelled }
             logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")
@@ -170,7 +170,7 @@ final class ScanSession: Sendable {
             guard let index = cycle.current else { return .cancelled }
             // "Only our access points": what the allow-list leaves out is neither stored nor positioned with.
             let kept = scanSwitch.allowList.map { list in readings.filter { list.allows($0.observation) } } ?? readings
-            await spool.append(kept.map { $0.measurement(scan: index, id: ids.next()) }, revision: revision)
+            await spool.append(kept.map { $0.measurement(scan: index, id: ids.next(at: $0.time)) }, revision: revision)
             await spool.recordScansCompleted(index + 1, revision: revision)
             await positioner?.cycleEnded(wifi: kept, revision: revision, at: Date())
             if case .scans(let count)? = scanSwitch.stopAfter, index + 1 >= count {

@@ -69,6 +69,8 @@ struct OpenBatch {
     let path: String
     let descriptor: FileDescriptor
     var batch: SpooledBatch
+    /// Set when sealing it failed: its ready file may then exist already (see ``BatchSealer/Attempt``).
+    var sealingFailed = false
 
     init(name: JournalFileName, path: String, descriptor: FileDescriptor) {
         self.name = name

@@ -79,7 +79,7 @@ actor Spool {
         for path in [layout.root, layout.journals, layout.ready, layout.rejected] {
             try FileSystem.makeDirectories(path)
         }
-        let sealer = BatchSealer(layout: layout, events: events, logger: logger)
+        let sealer = try BatchSealer(layout: layout, events: events, logger: logger)
         let recovery = JournalRecovery(layout: layout, sealer: sealer, logger: logger)
         self.nextSequence = try recovery.recover() + 1
         var budget = SpoolBudget(maxBytes: settings.maxBytes)
@@ -198,7 +198,13 @@ actor Spool {
             unsealed.append(batch)
         }
         while let batch = unsealed.first {
-            let bytes = try sealer.seal(batch.batch, as: batch.name.batch, journal: batch.path)
+            let bytes: Int
+            do {
+                bytes = try sealer.seal(batch.batch, as: batch.name.batch, journal: batch.path, attempt: batch.sealingFailed ? .again : .first)
+            } catch {
+                unsealed[0].sealingFailed = true
+                throw error
+            }
             unsealed.removeFirst()
             let sealed = SpoolBudget.Sealed(
                 bytes: bytes, readings: batch.batch.count, expendable: locateRevisions.contains(batch.revision)

@@ -10,6 +10,10 @@ import ServiceLifecycle
 /// 5xx, the watcher keeps the last switch and retries with backoff (100 ms doubling to 5 s); a
 /// 404 means this scanner is not registered, said clearly in the log, and retried the same way.
 /// The retry delays run on `clock`.
+///
+/// The tags switchd asks the listening role to watch come with the switch: the watcher waits on
+/// them too (it tells switchd the list it holds), hands each new list to `watchLists`, and a
+/// switch that changed only in its list is not a new revision for the scan controller.
 struct SwitchWatcher: Service, CustomStringConvertible {
     let api: SwitchdAPI
     let scannerID: ScannerID
@@ -18,6 +22,8 @@ struct SwitchWatcher: Service, CustomStringConvertible {
     let events: EventLog
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
+    /// Where the watched tags go (the listening role); nil without one.
+    var watchLists: AsyncStream<[TagIdentity]>.Continuation?
 
     /// How the service group names it in its logs.
     var description: String { "SwitchWatcher" }
@@ -35,6 +41,7 @@ struct SwitchWatcher: Service, CustomStringConvertible {
         if let saved {
             logger.info("resuming the last known switch until switchd answers", metadata: metadata(of: saved))
             switches.yield(saved)
+            watchLists?.yield(saved.watchedTags ?? [])
         }
         do {
             try await cancelWhenGracefulShutdown { [self] in
@@ -50,12 +57,21 @@ struct SwitchWatcher: Service, CustomStringConvertible {
         var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
         while true {
             do {
-                let current = try await api.scanSwitch(of: scannerID, afterRevision: known?.revision, wait: Self.longPollWait)
+                let current = try await api.scanSwitch(
+                    of: scannerID, afterRevision: known?.revision, watching: watchLists == nil ? nil : known?.watchedTags ?? [], wait: Self.longPollWait
+                )
                 backoff.reset()
-                guard current.revision != known?.revision else { continue }
-                events.record(.switchReceived(revision: current.revision, scanning: current.scanning, mode: current.mode))
-                switches.yield(current)
-                logger.info("switch changed", metadata: metadata(of: current))
+                let newList = current.watchedTags != known?.watchedTags
+                guard current.revision != known?.revision || (newList && watchLists != nil) else { continue }
+                if current.revision != known?.revision {
+                    events.record(.switchReceived(revision: current.revision, scanning: current.scanning, mode: current.mode))
+                    switches.yield(current)
+                    logger.info("switch changed", metadata: metadata(of: current))
+                }
+                if newList, let watchLists {
+                    watchLists.yield(current.watchedTags ?? [])
+                    logger.info("watched tags changed", metadata: ["tags": "\(current.watchedTags?.count ?? 0)"])
+                }
                 known = current
                 save(current)
                 continue

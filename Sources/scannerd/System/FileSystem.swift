@@ -91,17 +91,24 @@ enum FileSystem {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/" + temporaryPrefix + url.lastPathComponent
-        let descriptor = try FileDescriptor.open(temporary, .replace)
+        try writeSynced(data, to: temporary)
+        try rename(temporary, to: path)
+        try syncDirectory(directory)
+    }
+
+    /// Creates or empties `path`, writes `data` to it and `fsync`s it: the first half of
+    /// ``writeDurably(_:to:)``, for callers that rename and sync the directory themselves.
+    /// Throws on the first failing call, naming `path`.
+    static func writeSynced(_ data: Data, to path: String) throws(SystemError) {
+        let descriptor = try FileDescriptor.open(path, .replace)
         do {
             try descriptor.write(data)
             try descriptor.sync()
         } catch {
             try? descriptor.close() // The write already failed; that failure is the one reported.
-            throw SystemError(call: error.call, errno: error.errno, path: temporary)
+            throw SystemError(call: error.call, errno: error.errno, path: path)
         }
         try descriptor.close()
-        try rename(temporary, to: path)
-        try syncDirectory(directory)
     }
 
     /// Makes the directory's entries (creations, renames, deletions) durable.

@@ -55,7 +55,7 @@ struct TrackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.bootstrap()
-        let api = SwitchdAPI(baseURL: switchd, client: NIOHTTPClient(), token: try tokenFile.map(SwitchdToken.read(from:)))
+        let api = SwitchdAPI(baseURL: switchd, client: CurlHTTPClient(), token: try tokenFile.map(SwitchdToken.read(from:)))
         var forwarder = TrackForwarder(api: api, scannerID: scannerID, logger: logger)
         forwarder.windowLength = windowSeconds
         let decision = try RadioDecision.decide(radio, adapters: .detect(), hciDevice: device)

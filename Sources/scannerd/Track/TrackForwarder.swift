@@ -6,11 +6,11 @@ import Foundation
 import Logging
 import ScanContract
 
-/// Track mode's loop: reads the watched tags from switchd, then windows every advertisement
-/// heard (``TrackWindows``) and posts each closed window's sightings of watched tags as one
-/// batch. The allow-list is read again every `refreshEvery` closed windows, so a tag registered
-/// later is picked up. A batch switchd does not take is logged and dropped: sightings are a live
-/// view, not a record to replay.
+/// The listening role's loop: windows every advertisement heard (``TrackWindows``) and posts
+/// each closed window's sightings of watched tags as one batch. The watched tags come from
+/// switchd either way (``WatchSource``), so a tag registered later is picked up without a
+/// restart. A batch switchd does not take is logged and dropped: sightings are a live view, not
+/// a record to replay.
 ///
 /// A window closes when an advertisement of a later window arrives, when the stream ends, and
 /// on `clock` ``closeDelay`` after the window's end (read from `now`), so a tag heard once in
@@ -25,12 +25,25 @@ struct TrackForwarder: Sendable {
     var clock: any Clock<Duration> = ContinuousClock()
     /// The wall clock the advertisements are stamped by.
     var now: @Sendable () -> Date = Date.init
+    /// Where each batch's receipt is recorded (`sightings` events); nil records nothing.
+    var events: EventLog?
+
+    /// Where the watched tags come from.
+    enum WatchSource: Sendable {
+        /// `GET /v1/tags` before the first advertisement (the run fails when it cannot be read),
+        /// and again every `refreshEvery` closed windows: `scannerd track`.
+        case tagList
+        /// Pushed with the switch (`scannerd run --listen`, ``SwitchWatcher``): nothing is
+        /// watched until the first list arrives, and each list replaces the one before.
+        case pushed(AsyncStream<[TagIdentity]>)
+    }
 
     /// How long after its end a window is closed on the clock, seconds.
     var closeDelay: Double { min(0.25, windowLength / 2) }
 
     private enum Input: Sendable {
         case heard(TrackHearing)
+        case watch(Set<TagIdentity>)
         /// The clock says every window ending by this time is over.
         case windowsEnded(Date)
     }
@@ -38,11 +51,21 @@ struct TrackForwarder: Sendable {
     /// Runs until `hearings` (advertisements in groups heard together) ends; returns the number
     /// of sightings switchd stored.
     ///
-    /// - Throws: when the first allow-list cannot be read, or the stream throws.
-    func run<Heard: AsyncSequence & Sendable>(_ hearings: Heard) async throws -> Int where Heard.Element == [TrackHearing] {
-        var windows = TrackWindows(length: windowLength, watched: Set(try await api.tags().map(\.identity)))
+    /// - Throws: when the first allow-list of ``WatchSource/tagList`` cannot be read, or the stream throws.
+    func run<Heard: AsyncSequence & Sendable>(
+        _ hearings: Heard, watching source: WatchSource = .tagList
+    ) async throws -> Int where Heard.Element == [TrackHearing] {
+        var windows = TrackWindows(length: windowLength, watched: [])
+        if case .tagList = source {
+            windows.watch(Set(try await api.tags().map(\.identity)))
+        }
         let (inputs, continuation) = AsyncThrowingStream.makeStream(of: Input.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
+            if case .pushed(let lists) = source {
+                group.addTask {
+                    for await list in lists { continuation.yield(.watch(Set(list))) }
+                }
+            }
             group.addTask {
                 do {
                     for try await group in hearings {
@@ -57,14 +80,19 @@ struct TrackForwarder: Sendable {
             defer { group.cancelAll() }
             var stored = 0, closedWindows = 0
             for try await input in inputs {
-                let closed = switch input {
-                case .heard(let heard): windows.add(heard.identities, rssi: heard.rssi, at: heard.time)
-                case .windowsEnded(let time): windows.close(before: time)
+                let closed: [Sighting]
+                switch input {
+                case .heard(let heard): closed = windows.add(heard.identities, rssi: heard.rssi, at: heard.time)
+                case .windowsEnded(let time): closed = windows.close(before: time)
+                case .watch(let identities):
+                    windows.watch(identities)
+                    logger.info("Watching tags", metadata: ["tags": "\(identities.count)"])
+                    continue
                 }
                 guard !closed.isEmpty else { continue }
                 stored += await post(closed)
                 closedWindows += 1
-                if closedWindows % refreshEvery == 0 {
+                if case .tagList = source, closedWindows % refreshEvery == 0 {
                     await refresh(&windows)
                 }
             }
@@ -95,7 +123,9 @@ struct TrackForwarder: Sendable {
     private func post(_ sightings: [Sighting]) async -> Int {
         guard !sightings.isEmpty else { return 0 }
         do {
-            return try await api.postSightings(SightingBatch(scannerID: scannerID, sightings: sightings)).stored
+            let receipt = try await api.postSightings(SightingBatch(scannerID: scannerID, sightings: sightings))
+            events?.record(.sightingsSent(count: sightings.count, stored: receipt.stored, ignored: receipt.ignored))
+            return receipt.stored
         } catch {
             logger.warning("Sightings not taken; dropped", metadata: ["error": "\(error)", "sightings": "\(sightings.count)"])
             return 0

@@ -1,23 +1,51 @@
 import Logging
 import ServiceLifecycle
 
-/// Track mode as a service, so that SIGTERM or SIGINT (systemd stopping it, Ctrl-C) ends it
-/// cleanly: the forwarder stops listening and the process exits 0. The window open then is not
-/// sent (the request is cancelled with the rest): sightings are a live view.
-struct TrackService<Heard: AsyncSequence & Sendable>: Service where Heard.Element == [TrackHearing] {
+/// The listening role as a service, so that SIGTERM or SIGINT (systemd stopping it, Ctrl-C)
+/// ends it cleanly: the forwarder stops listening and the process exits 0. The window open then
+/// is not sent (the request is cancelled with the rest): sightings are a live view.
+///
+/// `scannerd track` runs it alone, and its end is the process's end. Inside `scannerd run`
+/// (`waitsForShutdown`), its end before the shutdown (the shared BLE loop lost its radio) is
+/// logged and the service waits for the shutdown, so the scanning beside it goes on.
+struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConvertible where Heard.Element == [TrackHearing] {
     let forwarder: TrackForwarder
     let hearings: Heard
+    var watching: TrackForwarder.WatchSource = .tagList
+    var waitsForShutdown = false
     let logger: Logger
 
-    /// Throws what ``TrackForwarder/run(_:)`` throws, except the cancellation a graceful
-    /// shutdown causes (SIGTERM or SIGINT while a post or a wait is under way): that is a stop.
+    /// How the service group names it in its logs.
+    var description: String { "TrackService" }
+
+    /// Throws what ``TrackForwarder/run(_:watching:)`` throws (only when not `waitsForShutdown`),
+    /// except the cancellation a graceful shutdown causes (SIGTERM or SIGINT while a post or a
+    /// wait is under way): that is a stop.
     func run() async throws {
         do {
-            let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings] in try await forwarder.run(hearings) }
+            let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings, watching] in
+                try await forwarder.run(hearings, watching: watching)
+            }
             logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
         } catch {
-            guard error is CancellationError, Task.isShuttingDownGracefully else { throw error }
+            guard error is CancellationError, Task.isShuttingDownGracefully else {
+                guard waitsForShutdown else { throw error }
+                logger.error("The listening role stopped: its radio failed", metadata: ["error": "\(error)"])
+                return try await waitForShutdown()
+            }
             logger.info("Track mode stopped")
+            return
+        }
+        if waitsForShutdown, !Task.isShuttingDownGracefully {
+            try await waitForShutdown()
+        }
+    }
+
+    private func waitForShutdown() async throws {
+        do {
+            try await gracefulShutdown()
+        } catch is CancellationError {
+            return
         }
     }
 

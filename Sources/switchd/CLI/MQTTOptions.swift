@@ -77,7 +77,7 @@ struct MQTTOptions: ParsableArguments {
         settings.clientID = mqttClientId
         settings.acceptsCommands = mqttCommands
         settings.publishesMeasurements = mqttRawMeasurements
-        settings.scannerTimeout = .milliseconds(Int64((mqttScannerTimeout * 1000).rounded(.up)))
+        settings.scannerTimeout = Duration(secondsRoundedUp: mqttScannerTimeout)
         settings.keepAlive = .seconds(mqttKeepAlive)
         return settings
     }

@@ -121,9 +121,9 @@ struct ServeCommand: AsyncParsableCommand {
         configured.maxConnections = DescriptorLimit.current()
             .raisingSoftLimit(toFit: maxConnections, logger: logger)
             .connectionLimit(requested: maxConnections, logger: logger)
-        configured.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))
+        configured.idleTimeout = Duration(secondsRoundedUp: idleTimeout)
         configured.presence = PresenceRules(
-            dwell: .milliseconds(Int64((presenceDwell * 1000).rounded())), awayAfter: .milliseconds(Int64((awayAfter * 1000).rounded(.up)))
+            dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter)
         )
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }

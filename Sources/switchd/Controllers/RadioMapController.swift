@@ -5,7 +5,8 @@ import SwitchdStore
 
 /// `GET /v1/radiomap`: the ``RadioMap`` scanners position themselves with, built from the survey.
 ///
-/// Carries a strong `ETag` that changes exactly when the survey does (``SurveyVersion``, counted by triggers in the store);
+/// Carries a strong `ETag` that changes exactly when the survey does (``SurveyVersion``, counted by triggers in the store)
+/// or when the locations' expected errors arrive (``RadioMapCache/Entry/entityTag``);
 /// a request whose `If-None-Match` holds it (or `*`) gets 304 with no body.
 struct RadioMapController {
     let database: AppDatabase
@@ -18,7 +19,7 @@ struct RadioMapController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let entry = try await cache.current(from: database)
-        let tag = entry.version.entityTag
+        let tag = entry.entityTag
         if Self.matches(request.headers[values: .ifNoneMatch].joined(separator: ","), tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }

@@ -8,6 +8,8 @@ import SwitchdStore
 struct SwitchController {
     let database: AppDatabase
     let hub: SwitchHub
+    /// Counts this controller's changes while they wait for the writer, so ingest makes way.
+    let switchWrites: SwitchWritesWaiting
     var clock: any Clock<Duration> = ContinuousClock()
 
     /// How long a long-poll holds when the client does not say.
@@ -22,37 +24,66 @@ struct SwitchController {
     }
 
     /// The switch now; with `?revision=R`, held while the switch is still at revision R, until it
-    /// changes or `wait` seconds (default 30, at most 60) pass. The answer is the same shape
-    /// either way; a graceful shutdown answers at once.
+    /// changes or `wait` seconds (default 30, at most 60) pass. A listening scanner adds
+    /// `watched=D` (the ``WatchedTags/digest(of:)`` of the list it holds, of `[]` at first): the
+    /// answer then carries the watched tags (``ScanSwitch/watchedTags``: every registered tag),
+    /// and a long-poll is also answered as soon as their digest is not D. The answer is the same
+    /// shape either way; a graceful shutdown answers at once.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let query = QueryParameters(request)
+        let watched = query.text("watched")
         guard let revision = try query.int64("revision") else {
-            return try .json(await database.currentSwitch(of: scannerID))
+            return try .json(await servedSwitch(of: scannerID, withTags: watched != nil).switch)
         }
         let wait = min(try query.seconds("wait") ?? Self.defaultWait, Self.maxWait)
         let revisions = await hub.revisions(of: scannerID)
         let waited = ElapsedTime(clock)
         let deadline = Duration.milliseconds(Int64(wait * 1000))
-        var current = try await database.currentSwitch(of: scannerID)
-        if Int64(current.revision) == revision {
+        var current = try await servedSwitch(of: scannerID, withTags: watched != nil)
+        func unchanged() -> Bool {
+            Int64(current.switch.revision) == revision && (watched == nil || watched == WatchedTags.digest(of: current.switch.watchedTags ?? []))
+        }
+        if unchanged() {
             context.logger.debug("Long-poll waiting", metadata: ["scanner": "\(scannerID)", "revision": "\(revision)", "wait": "\(wait)"])
         }
-        while Int64(current.revision) == revision {
+        while unchanged() {
             let remaining = deadline - waited.now
             guard remaining > .zero else { break }
-            let seen = Int64(current.revision)
-            guard await wake(after: remaining, on: clock, orWhen: { await revisions.wait(untilAbove: seen) }) == .changed else { break }
-            current = try await database.currentSwitch(of: scannerID)
+            let (seen, tagsSeen, tags) = (Int64(current.switch.revision), current.tagsSeen, hub.watchedTags)
+            let change: @Sendable () async -> Void = {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await revisions.wait(untilAbove: seen) }
+                    if watched != nil { group.addTask { await tags.wait(untilAbove: tagsSeen) } }
+                    await group.next()
+                    group.cancelAll()
+                }
+            }
+            guard await wake(after: remaining, on: clock, orWhen: change) == .changed else { break }
+            current = try await servedSwitch(of: scannerID, withTags: watched != nil)
         }
-        return try .json(current)
+        return try .json(current.switch)
     }
 
-    /// Applies a ``SwitchPatch``; 200 with the switch as it now is.
+    /// The switch, with the watched tags when asked, and the tag watermark read before them (a
+    /// tag changed after that read raises it above, so a wait from it misses nothing).
+    private func servedSwitch(of scannerID: ScannerID, withTags: Bool) async throws -> (switch: ScanSwitch, tagsSeen: Int64) {
+        let tagsSeen = await hub.watchedTags.value
+        var scanSwitch = try await database.currentSwitch(of: scannerID)
+        if withTags {
+            scanSwitch.watchedTags = try await database.tags().map(\.identity)
+        }
+        return (scanSwitch, tagsSeen)
+    }
+
+    /// Applies a ``SwitchPatch``; 200 with the switch as it now is. An ingest commit in progress
+    /// ends after its current batch to let the change through (``SwitchWritesWaiting``).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let patch = try await request.decodeJSON(SwitchPatch.self, context: context)
-        let update = try await database.updateSwitch(of: scannerID, with: patch, at: .nowInMilliseconds())
+        let update = try await switchWrites.during {
+            try await database.updateSwitch(of: scannerID, with: patch, at: .nowInMilliseconds())
+        }
         if update.isNewRevision {
             await hub.publish(update.scanSwitch)
             context.logger.info("Switch changed", metadata: [

@@ -7,6 +7,8 @@ actor SwitchHub {
     private var revisions: [ScannerID: Watermark] = [:]
     /// Counts every published change of any switch.
     let anyChange = Watermark()
+    /// Counts changes of the tag table: the watched tags every switch carries.
+    let watchedTags = Watermark()
 
     /// The watermark of one scanner's published revisions.
     func revisions(of scannerID: ScannerID) -> Watermark {

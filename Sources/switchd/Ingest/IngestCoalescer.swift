@@ -13,22 +13,27 @@ import SwitchdStore
 /// hands the lead to the oldest batch still queued, whose request commits the next group, and so
 /// on until the queue is empty. Every request is answered only after the commit holding its
 /// batch, with that batch's own result: one refused batch is rolled back alone
-/// (``AppDatabase/ingest(_:)``).
+/// (``AppDatabase/ingest(_:stopEarly:)``).
+///
+/// While a switch change waits for the database (``SwitchWritesWaiting``), a commit ends after the
+/// batch it is storing and the group's other batches go back to the head of the queue: a flip
+/// waits for one batch, not for ``maxReadingsPerCommit`` readings.
 ///
 /// When ``maxQueuedReadings`` are already waiting, a batch is refused at once with 503 and
 /// `Retry-After` (``APIError/ingestBusy(retryAfter:)``) instead of queueing behind seconds of work; that is
 /// counted (`switchd_ingest_busy_total`) and logged once per episode.
 final class IngestCoalescer: Sendable {
     let database: AppDatabase
+    let switchWrites: SwitchWritesWaiting
     let maxQueuedReadings: Int
     let maxReadingsPerCommit: Int
     private let busy: CoreMetrics.Counter
     private let logger: Logger
     private let state = Mutex(State())
 
-    /// Readings one commit holds at most; a larger backlog is committed in several. Every other
-    /// write (a switch flip above all) waits for the commit running when it comes, so this bounds
-    /// that wait to the time 2,000 inserts and one fsync take, while one fsync still covers forty
+    /// Readings one commit holds at most; a larger backlog is committed in several. Other writes
+    /// than a switch change wait for the commit running when they come, so this bounds that wait
+    /// to the time 2,000 inserts and one fsync take, while one fsync still covers forty
     /// 50-reading batches.
     static let defaultMaxReadingsPerCommit = 2_000
     /// Readings queued at most; about a second of a thousand scanners' uploads.
@@ -57,10 +62,11 @@ final class IngestCoalescer: Sendable {
     }
 
     init(
-        database: AppDatabase, metrics: any MetricsFactory, logger: Logger,
+        database: AppDatabase, switchWrites: SwitchWritesWaiting, metrics: any MetricsFactory, logger: Logger,
         maxQueuedReadings: Int = defaultMaxQueuedReadings, maxReadingsPerCommit: Int = defaultMaxReadingsPerCommit
     ) {
         self.database = database
+        self.switchWrites = switchWrites
         self.maxQueuedReadings = maxQueuedReadings
         self.maxReadingsPerCommit = maxReadingsPerCommit
         busy = CoreMetrics.Counter(label: "switchd_ingest_busy_total", factory: metrics)
@@ -110,6 +116,7 @@ final class IngestCoalescer: Sendable {
     }
 
     /// Commits `batch` with the oldest queued batches, wakes their requests with their results,
+    /// puts back at the head of the queue those a waiting switch change left out of the commit,
     /// then passes the lead to the next queued batch (or ends the episode when none is left).
     private func commit(leading batch: MeasurementBatch, received: Date) async throws -> IngestOutcome {
         let followers = state.withLock { state in
@@ -128,15 +135,18 @@ final class IngestCoalescer: Sendable {
         let results: [Result<IngestOutcome, any Error>]
         do {
             // Not cancelled with the leading request: the other requests' batches are in it too.
-            let database = database
-            results = try await Task { try await database.ingest(group) }.value
+            let (database, switchWrites) = (database, switchWrites)
+            results = try await Task { try await database.ingest(group, stopEarly: { switchWrites.any }) }.value
         } catch {
             results = Array(repeating: .failure(error), count: group.count)
         }
         for (follower, result) in zip(followers, results.dropFirst()) {
             follower.turn.resume(returning: .stored(result))
         }
+        let leftOut = followers.dropFirst(results.count - 1)
         let next = state.withLock { state -> Queued? in
+            state.queue.insert(contentsOf: leftOut, at: 0)
+            state.queuedReadings += leftOut.reduce(0) { $0 + $1.batch.measurements.count }
             guard !state.queue.isEmpty else {
                 state.committing = false
                 if state.queuedReadings == 0 { state.busyLogged = false }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DaemonSupport
 import Logging
 
 /// The process's open-file limit (`RLIMIT_NOFILE`, the unit's `LimitNOFILE=`), which bounds how
@@ -28,9 +24,8 @@ struct DescriptorLimit: Sendable, Equatable {
     }
 
     static func current() -> DescriptorLimit {
-        var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0 else { return DescriptorLimit(soft: nil, hard: nil) }
-        return DescriptorLimit(soft: finite(limit.rlim_cur), hard: finite(limit.rlim_max))
+        let limit = OpenFileLimit.current()
+        return DescriptorLimit(soft: limit?.soft, hard: limit?.hard)
     }
 
     /// The soft limit to ask for so that `connections` fit: what they need, as far as the hard
@@ -49,12 +44,9 @@ struct DescriptorLimit: Sendable, Equatable {
     /// holds fewer connections, see ``connectionLimit(requested:logger:)``).
     func raisingSoftLimit(toFit connections: Int, logger: Logger) -> DescriptorLimit {
         guard let wanted = raisedSoftLimit(toFit: connections), let soft else { return self }
-        var limit = rlimit()
-        guard getrlimit(Self.resource, &limit) == 0 else { return self }
-        limit.rlim_cur = rlim_t(wanted)
-        guard setrlimit(Self.resource, &limit) == 0 else {
+        if let refused = OpenFileLimit(soft: wanted, hard: hard).apply() {
             logger.warning("Could not raise the open-file limit", metadata: [
-                "from": "\(soft)", "to": "\(wanted)", "errno": "\(errno)",
+                "from": "\(soft)", "to": "\(wanted)", "errno": "\(refused)",
             ])
             return self
         }
@@ -73,16 +65,5 @@ struct DescriptorLimit: Sendable, Equatable {
             "requested": "\(requested)", "maxConnections": "\(lowered)", "openFileLimit": "\(soft)",
         ])
         return lowered
-    }
-
-    #if os(Linux)
-    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    private static let resource = RLIMIT_NOFILE
-    #endif
-
-    /// nil for RLIM_INFINITY (`rlim_t.max`).
-    private static func finite(_ value: rlim_t) -> Int? {
-        value == rlim_t.max ? nil : Int(clamping: value)
     }
 }

@@ -20,12 +20,12 @@ struct HistoryRetentionService: Service {
     static let interval = Duration.seconds(3600)
 
     func run() async throws {
-        // Nothing raises it: the passes run on the clock alone.
-        let never = Watermark()
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await prune()
-            if await wake(after: Self.interval, on: clock, orWhen: { await never.wait(untilAbove: 0) }) == .stopping {
-                return
+            do {
+                try await cancelWhenGracefulShutdown { [clock] in try await clock.sleep(for: Self.interval) }
+            } catch {
+                return  // Cancelled or shutting down.
             }
         }
     }

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Logging
 import ScanContract
@@ -52,6 +53,6 @@ struct SwitchDeadlineService: Service {
         await hub.publish(expired)
         guard let deadline = try await database.nextSwitchDeadline() else { return Self.idleInterval }
         let seconds = max(0, deadline.timeIntervalSince(now()))
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        return Duration(secondsRoundedUp: seconds)
     }
 }

@@ -22,14 +22,13 @@ struct SightingsController {
         let batch = try await request.decodeJSON(SightingBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
         let ingest = try await database.ingestSightings(batch)
-        if let last = ingest.presenceEvents.last {
-            await feeds.events.publish(upTo: last.id)
-        }
         if ingest.beaconsHeard { await tracker.beaconsHeard() }
-        if let last = ingest.events.last {
+        if let last = ingest.presenceEvents.last {
+            // One row: the presence event is its tag's event too.
+            await feeds.events.publish(upTo: last.id)
             await feeds.tagEvents.publish(upTo: last.id)
-            for event in ingest.events {
-                context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID)", "scanner": "\(event.scannerID)"])
+            for event in ingest.presenceEvents {
+                context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID.map(String.init) ?? "none")", "scanner": "\(event.scannerID)"])
             }
         }
         var positions: [TagPosition] = []

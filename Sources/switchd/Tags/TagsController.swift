@@ -6,6 +6,8 @@ import SwitchdStore
 struct TagsController {
     let database: AppDatabase
     let tracker: TagTracker
+    /// Told of every change, so listening scanners' long-polls answer with the new watched tags.
+    let hub: SwitchHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/tags", use: create)
@@ -20,7 +22,9 @@ struct TagsController {
     /// 201; 409 when a tag has the identity; 422 naming a bad field.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewTag.self, context: context)
-        return try .json(await database.createTag(new), status: .created)
+        let tag = try await database.createTag(new)
+        await hub.watchedTags.bump()
+        return try .json(tag, status: .created)
     }
 
     /// All tags, or those matching `?uuid=` (`&major=`, `&minor=`) or `?address=`.
@@ -36,13 +40,16 @@ struct TagsController {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("tag")
         let patch = try await request.decodeJSON(TagPatch.self, context: context)
-        return try .json(await database.updateTag(id, with: patch))
+        let tag = try await database.updateTag(id, with: patch)
+        await hub.watchedTags.bump()
+        return try .json(tag)
     }
 
     /// 204; the tag's sightings, positions and events go with it.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("tag")
         try await database.deleteTag(id)
+        await hub.watchedTags.bump()
         await tracker.forget(id)
         return Response(status: .noContent)
     }

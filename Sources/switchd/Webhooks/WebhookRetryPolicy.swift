@@ -1,4 +1,4 @@
-/// When a failed delivery is tried again, and when it is given up (`dead`).
+/// When a failed delivery is tried again, when it is given up (`dead`), and how long one attempt may take.
 ///
 /// The wait after the n-th failed attempt is `firstRetry` × 2^(n−1), at most `longestRetry`;
 /// with the defaults (1 s doubling to 1 h, 20 attempts) a receiver down for about 8 hours still
@@ -9,6 +9,8 @@ struct WebhookRetryPolicy: Sendable {
     var maxAttempts = defaultMaxAttempts
     var firstRetry = Duration.seconds(1)
     var longestRetry = Duration.seconds(3600)
+    /// An attempt with no answer by then has failed (connecting takes at most 5 s of it).
+    var attemptTimeout = Duration.seconds(10)
 
     /// The wait after `attempts` failed attempts (1 or more).
     func delay(afterAttempts attempts: Int) -> Duration {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DaemonSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -13,13 +14,18 @@ import SwitchdStore
 struct WebhookSender: Sendable {
     private let client: HTTPClient
     /// How long one attempt may take in all, connecting included.
-    var timeout: TimeAmount = .seconds(10)
+    let timeout: TimeAmount
 
     static let answerLimit = 64 * 1024
+    /// The longest a connection may take to open, however long an attempt may take.
+    static let connectLimit = Duration.seconds(5)
 
-    init() {
+    /// - Parameter timeout: how long one attempt may take (``WebhookRetryPolicy/attemptTimeout``).
+    init(timeout: Duration) {
+        self.timeout = .nanoseconds(timeout.nanoseconds)
+        let connect = TimeAmount.nanoseconds(min(timeout, Self.connectLimit).nanoseconds)
         let configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(10)),
+            redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: connect, read: self.timeout),
             connectionPool: HTTPClient.Configuration.ConnectionPool()
         )
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

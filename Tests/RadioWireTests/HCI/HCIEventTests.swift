@@ -20,6 +20,21 @@ struct HCIEventTests {
         #expect(report.rssi == -59)
     }
 
+    /// An event read in place from the H4 packet it came in (type byte first) decodes as its
+    /// copy does, and its errors name positions in the whole packet.
+    @Test func anEventInsideAnH4PacketDecodesInPlaceWithPacketOffsets() throws {
+        let packet: [UInt8] = [0x04] + HCIFixtures.iBeaconReport
+        let inPlace = try HCIEventPacket(bytes: packet[1...])
+        #expect(inPlace == (try HCIEventPacket(bytes: HCIFixtures.iBeaconReport, origin: 1)))
+        #expect(try inPlace.advertisements() == (try HCIEventPacket(bytes: HCIFixtures.iBeaconReport, origin: 1).advertisements()))
+        #expect(try inPlace.advertisements().first?.address.description == "11:22:33:44:55:66")
+
+        let cut = Array(packet.dropLast())
+        let error = try #require(throws: WireError.self) { try HCIEventPacket(bytes: cut[1...]) }
+        #expect(error == (try #require(throws: WireError.self) { try HCIEventPacket(bytes: Array(cut.dropFirst()), origin: 1) }))
+        #expect(error.offset == 3, "the first parameter byte, counting the H4 type byte")
+    }
+
     @Test func readsEveryReportOfAnEvent() throws {
         let found = try advertisements(HCIFixtures.twoReports)
         #expect(found.count == 2)

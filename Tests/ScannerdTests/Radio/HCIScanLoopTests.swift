@@ -62,6 +62,35 @@ struct HCIScanLoopTests {
         #expect(readsAtDelivery.first == controller.reads - 1, "handed on after the quiet read that ended the group")
     }
 
+    /// A burst longer than a group comes in full groups, in order, none lost; after a full group
+    /// the packets still waiting are read on at once, without waiting for more.
+    @Test func aBurstBeyondTheGroupLimitComesInFullGroupsReadWithoutWaitingBetweenThem() throws {
+        let stop = StopSignal()
+        let count = 2 * HCIScanLoop.groupLimit + 1
+        let controller = ScriptedController(
+            supportedCommands: ScriptedController.bitmap(), script: (1...count).map { .packet(iBeaconReport(minor: UInt8($0))) }, stop: stop
+        )
+        var readsAtDelivery: [Int] = []
+        let result = try run(stop: stop, gatherWindow: .milliseconds(1), onDelivery: { _ in readsAtDelivery.append(controller.reads) }) { _ in
+            controller
+        }
+        let minors = result.heard.compactMap { heard -> UInt16? in
+            guard case .ble(let observation)? = heard.readings.first?.observation else { return nil }
+            return observation.beacon.minor
+        }
+        #expect(minors == (1...count).map { UInt16($0) })
+        var groups: [(readsAtDelivery: Int, size: Int)] = []
+        for reads in readsAtDelivery {
+            if groups.last?.readsAtDelivery == reads { groups[groups.count - 1].size += 1 } else { groups.append((reads, 1)) }
+        }
+        #expect(groups.map(\.size) == [HCIScanLoop.groupLimit, HCIScanLoop.groupLimit, 1])
+        let timeouts = controller.timeouts
+        for full in groups.dropLast() {
+            // The read after a full group's delivery (reads are counted from 1).
+            #expect(timeouts[full.readsAtDelivery] == .zero, "the next packet is read without waiting")
+        }
+    }
+
     @Test func anExtendedControllerGetsOnlyTheExtendedCommandsUnlessLegacyIsAsked() throws {
         let stop = StopSignal()
         let controller = ScriptedController(supportedCommands: ScriptedController.bitmap(extended: true), script: [], stop: stop)

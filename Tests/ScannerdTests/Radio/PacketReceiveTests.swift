@@ -37,6 +37,21 @@ struct PacketReceiveTests {
         }
     }
 
+    /// The biggest event a controller may send (type byte, header, 255 parameter bytes) comes
+    /// whole, read with and without waiting, and a short one after it is not padded to its size.
+    @Test func theLongestEventComesWholeAndAShortOneAfterItExactly() throws {
+        try withSocketPair { sockets in
+            let host = sockets.hostEnd.rawValue
+            let longest: [UInt8] = [0x04, 0x3E, 0xFF] + (0..<255).map { UInt8($0) }
+            for timeout in [Duration.zero, .seconds(10)] {
+                try sockets.send(longest)
+                try sockets.send([0x04, 0x0F, 0x00])
+                #expect(try HCISocket.receivePacket(from: host, timeout: timeout, device: "pair") == longest)
+                #expect(try HCISocket.receivePacket(from: host, timeout: timeout, device: "pair") == [0x04, 0x0F, 0x00])
+            }
+        }
+    }
+
     @Test func aFailingReadThrowsNamingTheCall() throws {
         let error = #expect(throws: SystemError.self) { try HCISocket.receivePacket(from: -1, timeout: .zero, device: "pair") }
         #expect(error?.call == "recv" && error?.errno == EBADF && error?.path == "pair")

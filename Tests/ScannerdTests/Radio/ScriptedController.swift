@@ -64,10 +64,14 @@ final class ScriptedController: HCIChannel, @unchecked Sendable {
     /// Calls of ``receive(timeout:)`` so far.
     var reads: Int { lock.withLock { readCount } }
     private var readCount = 0
+    /// The timeout each call of ``receive(timeout:)`` was given, in order.
+    var timeouts: [Duration] { lock.withLock { givenTimeouts } }
+    private var givenTimeouts: [Duration] = []
 
     func receive(timeout: Duration) throws(SystemError) -> [UInt8]? {
         let next: Step? = lock.withLock {
             readCount += 1
+            givenTimeouts.append(timeout)
             if !answers.isEmpty { return .packet(answers.removeFirst()) }
             return script.isEmpty ? nil : script.removeFirst()
         }

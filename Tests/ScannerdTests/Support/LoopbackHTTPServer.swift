@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Harness
 
-/// A minimal HTTP/1.1 server on 127.0.0.1 for testing the real URLSession client: one thread
+/// A minimal HTTP/1.1 server on 127.0.0.1 for testing the real HTTP client: one thread
 /// accepts, one thread per connection reads a request (headers and a Content-Length body) and
-/// answers it, then closes the connection. A handler returning nil never answers (the
+/// answers it, then closes the connection, or, ``init(keepingAlive:replying:)``, reads the next
+/// request on it (``connectionsAccepted`` then tells whether the client reused one). A handler returning nil never answers (the
 /// connection stays open until ``stop()``), like a long-poll with nothing to say. A hostile
 /// handler (``init(replying:)``) can also stream an answer of any length, generated as it is
 /// sent and never held whole, quickly or a few bytes at a time. A test waits for requests to
@@ -39,6 +40,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     let port: UInt16
     private let listener: CInt
     private let handler: @Sendable (Request) -> Reply
+    private let keepingAlive: Bool
+    /// Kept-alive connections their thread is reading; ``stop()`` shuts them down, the thread closes them.
+    private var alive: Set<CInt> = []
+    private var accepted = 0
     private let lock = NSLock()
     private var held: [CInt] = []
     private var received: [Request] = []
@@ -60,8 +65,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         })
     }
 
-    init(replying handler: @escaping @Sendable (Request) -> Reply) throws {
+    init(keepingAlive: Bool = false, replying handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
+        self.keepingAlive = keepingAlive
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -82,6 +88,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     var requests: [Request] { lock.withLock { received } }
+    /// Connections accepted so far.
+    var connectionsAccepted: Int { lock.withLock { accepted } }
     /// Body bytes of streamed answers the kernel took from this server, over all connections.
     var bytesStreamed: Int { lock.withLock { streamed } }
 
@@ -95,6 +103,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     func stop() {
         let connections = lock.withLock {
             stopped = true
+            for connection in alive { shutdown(connection, Int32(SHUT_RDWR)) }
             defer { held = [] }
             return held
         }
@@ -114,18 +123,36 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            lock.withLock { accepted += 1 }
             Thread { [self] in serve(connection) }.start()
         }
     }
 
     private func serve(_ connection: CInt) {
+        if keepingAlive {
+            let open = lock.withLock {
+                if !stopped { alive.insert(connection) }
+                return !stopped
+            }
+            guard open else {
+                close(connection)
+                return
+            }
+        }
         guard let request = read(from: connection) else {
+            lock.withLock { _ = alive.remove(connection) }
             close(connection)
             return
         }
         lock.withLock { received.append(request) }
         requestsArrived.add()
-        switch handler(request) {
+        let reply = handler(request)
+        if case .answer = reply, keepingAlive {
+            // Read on while the client keeps the connection.
+        } else {
+            lock.withLock { _ = alive.remove(connection) }
+        }
+        switch reply {
         case .silence:
             let keep = lock.withLock {
                 if !stopped { held.append(connection) }
@@ -133,9 +160,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             }
             if !keep { close(connection) }
         case .answer(let status, let body):
-            var response = Data("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+            let connectionHeader = keepingAlive ? "keep-alive" : "close"
+            var response = Data("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: \(connectionHeader)\r\n\r\n".utf8)
             response.append(body)
             _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if keepingAlive { return serve(connection) }
             close(connection)
         case .stream(let length, let declaringLength, let chunk, let paced):
             stream(length, declaringLength: declaringLength, chunk: chunk, paced: paced, to: connection)

@@ -48,4 +48,27 @@ struct MQTTCommandTests {
         await watcher.stop()
         await broker.remove()
     }
+
+    @Test func withoutTheOptionCommandsAreIgnored() async throws {
+        let folder = try TemporaryFolder("mqtt-no-commands")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let result = "floorscan/scanners/default/switch/result"
+        let discovery = "homeassistant/device_tracker/floorscan_default/location/config"
+        let watcher = try await MQTTWatcher(port: broker.port, topics: [result, discovery], folder: folder)
+        try await withMQTTSwitchd(broker: broker) { switchd in
+            _ = try await watcher.waitFor(discovery)
+            let command = #"{"token": "\#(switchd.adminToken)", "switch": {"scanning": true}, "requestID": "admin"}"#
+            try await MQTTSwitchd.publish(command, on: "floorscan/scanners/default/switch/set", port: broker.port)
+            // Home Assistant's birth message, published after the command: switchd announces
+            // again once it has it, and it would have had the command first had it subscribed.
+            try await MQTTSwitchd.publish("online", on: "homeassistant/status", port: broker.port)
+            _ = try await watcher.waitFor(count: 2, discovery)
+            #expect(!watcher.messages.contains { $0.topic == result }, "no answer: switchd does not listen for commands")
+            let now = try await switchd.client.scanSwitch()
+            #expect(now.revision == 1 && !now.scanning)
+        }
+        await watcher.stop()
+        await broker.remove()
+    }
 }

@@ -54,6 +54,41 @@ struct MQTTReliabilityTests {
         await broker.remove()
     }
 
+    @Test func presenceEventsStoredWhileTheBrokerIsDownGoOutAfterSwitchdRestarts() async throws {
+        let folder = try TemporaryFolder("mqtt-outbox-restart")
+        defer { folder.remove() }
+        let state = folder.path("state")
+        let broker = try await MosquittoBroker()
+        let topic = "floorscan/scanners/pi-lab/events"
+        var stored: [PresenceEvent] = []
+        try await withMQTTSwitchd(broker: broker, database: try .open(stateDirectory: state)) { switchd in
+            let place = try await switchd.scannerInRoom("pi-lab")
+            await switchd.status.wait { $0.connected }
+            await broker.kill()
+            await switchd.status.wait { !$0.connected }
+            // Positions 10 s apart (their own times): the second settles the room past the dwell.
+            let start = Date()
+            for step in 0..<3 {
+                try await switchd.postPosition("pi-lab", in: place, x: 3, time: start.addingTimeInterval(Double(step) * 10))
+            }
+            await switchd.status.wait { $0.outboxDepth == 2 }
+            stored = try await switchd.client.call("GET", "/v1/events", as: Page<PresenceEvent>.self).items
+        }
+        #expect(stored.map(\.kind) == [.entered, .entered])
+
+        try await broker.start()
+        let watcher = try await MQTTWatcher(port: broker.port, topics: [topic], folder: folder)
+        try await withMQTTSwitchd(broker: broker, database: try .open(stateDirectory: state)) { switchd in
+            let messages = try await watcher.waitFor(count: stored.count, topic)
+            let events = try messages.map { try $0.decoded(PresenceEvent.self, with: JSONCoding.decoder()) }
+            #expect(events == stored, "each event once, in the order stored")
+            #expect(messages.allSatisfy { $0.qos == 1 })
+            await switchd.status.wait { $0.outboxDepth == 0 }
+        }
+        await watcher.stop()
+        await broker.remove()
+    }
+
     @Test func eventsPutWhileConnectedGoOutAtOnceInOrder() async throws {
         let folder = try TemporaryFolder("mqtt-events")
         defer { folder.remove() }

@@ -44,16 +44,17 @@ struct StoreMigrationTests {
     }
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
-    /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`):
-    /// exactly these, no more.
+    /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`,
+    /// `v4-emitter-summary`) and keep (`v4-tag-events-in-presence` drops `tag_event` and its
+    /// indexes): exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
         "tag", "scanner_placement", "scanner_placement_floor", "sighting", "sighting_tag_time", "sighting_beacon",
-        "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room", "tag_event",
-        "tag_event_tag", "tag_event_scanner",
+        "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room",
         "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
         "georeference_point", "presence_event_tag",
+        "emitter_cell", "emitter_cell_add", "emitter_cell_remove", "emitter_cell_move",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
@@ -114,6 +115,41 @@ struct StoreMigrationTests {
                 try db.execute(sql: "INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'missingTagHeard', 60)")
             }
         }
+    }
+
+    /// `tag_event` goes: a tag event that has its presence twin is not copied again; one that
+    /// has none (written before `v4-tag-presence-events`) is, after every presence event, on its
+    /// scanner's floor, without queueing a webhook delivery; the tag's events then read as before.
+    @Test func tagEventsMoveIntoPresenceEventsOnceAndTheirTableGoes() async throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v4-tag-presence-events")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO webhook (url, secret, events, created_ms) VALUES ('https://example.org/hook', 'whsec_x', 'missingTagHeard', 0);
+                INSERT INTO floor (building, name, level) VALUES ('', 'Ground', 0);
+                INSERT INTO scanner_placement (scanner_id, floor_id, x, y, height, path_loss_exponent) VALUES ('default', 1, 0, 0, 1, 2);
+                INSERT INTO tag (name, identity, tx_power, missing, missing_heard, height, metadata) VALUES ('Bike', 'address:02:00:00:00:00:01', -59, 1, 1, 1, '{}');
+                INSERT INTO tag_event (tag_id, kind, time_ms, scanner_id) VALUES (1, 'missingTagHeard', 10, 'default');
+                INSERT INTO tag_event (tag_id, kind, time_ms, scanner_id) VALUES (1, 'missingTagHeard', 20, 'default');
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'away', 15);
+                INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id, floor_id) VALUES ('default', 'missingTagHeard', 20, 1, 1);
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        let database = try AppDatabase(queue)
+        let events = try await database.tagEvents(of: 1, after: 0, limit: 10).items
+        #expect(events.map(\.id) == [2, 3] && events.map(\.time.milliseconds) == [20, 10])
+        #expect(events.allSatisfy { $0.kind == .missingTagHeard && $0.scannerID == .default && $0.tagID == 1 })
+        let (floors, deliveries, tagEventTable) = try await queue.read { db in
+            (
+                try Int64.fetchAll(db, sql: "SELECT floor_id FROM presence_event WHERE tag_id = 1 ORDER BY id"),
+                try Int64.fetchAll(db, sql: "SELECT event_id FROM webhook_delivery ORDER BY event_id"),
+                try db.tableExists("tag_event")
+            )
+        }
+        #expect(floors == [1, 1])
+        #expect(deliveries == [2], "only the event queued when it happened")
+        #expect(!tagEventTable)
     }
 
     @Test func aFreshDatabaseHoldsTheSeedScannerAndASurveyVersion() async throws {

@@ -16,6 +16,8 @@ actor WebhookReceiver {
         case failOnly(Set<String>)
         /// 307 to this URL.
         case redirect(String)
+        /// No answer until ``release()``; accepted then, and every delivery after at once.
+        case holdUntilReleased
     }
 
     struct Received: Sendable {
@@ -33,13 +35,25 @@ actor WebhookReceiver {
     private(set) var requests: [Received] = []
     /// Counts the deliveries accepted.
     let acceptedCount = Watermark()
+    /// Counts the requests that were held (``Answer/holdUntilReleased``).
+    let heldCount = Watermark()
+    private let released = Watermark()
 
     func answer(_ answer: Answer) {
         self.answer = answer
     }
 
+    /// Lets held requests and every one after them through (``Answer/holdUntilReleased``).
+    func release() async {
+        await released.bump()
+    }
+
     private func handle(_ received: Received) async -> HTTPResponse.Status? {
         requests.append(received)
+        if case .holdUntilReleased = answer, await released.value == 0 {
+            await heldCount.bump()
+            await released.wait(untilAbove: 0)
+        }
         switch answer {
         case .fail(let status):
             return status
@@ -47,7 +61,7 @@ actor WebhookReceiver {
             return .serviceUnavailable
         case .redirect:
             return .temporaryRedirect
-        case .accept, .failOnly:
+        case .accept, .failOnly, .holdUntilReleased:
             accepted.append(received)
             await acceptedCount.raise(to: Int64(accepted.count))
             return nil

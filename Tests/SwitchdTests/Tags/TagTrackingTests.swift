@@ -157,6 +157,36 @@ import Testing
         }
     }
 
+    /// A missing tag heard is one row, its presence event, which `/v1/tags/{id}/events` reads
+    /// now that `tag_event` is gone: the page is byte for byte what the tag_event table gave
+    /// (the first event of a fresh store, ID 1), and its IDs are those of `/v1/events`.
+    @Test func aMissingTagHeardIsStoredOnceAndItsTagsEventsPageIsUnchanged() async throws {
+        let database = try AppDatabase.inMemory()
+        try await makeApp(database).test(.router) { client in
+            let tag = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, missing: true), as: ScanContract.Tag.self
+            )
+            _ = try await client.expect(
+                .created, .post, "/v1/sightings",
+                json: SightingBatch(scannerID: .default, sightings: [TagWorld.sighting(rssi: -70, at: 1)]), as: SightingReceipt.self
+            )
+            let page = try await client.get("/v1/tags/\(tag.id)/events")
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body) == """
+                {"items":[{"id":1,"kind":"missingTagHeard","scannerID":"default","tagID":\(tag.id),"time":"2026-09-21T14:13:21.000Z"}]}
+                """)
+            let presence = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            #expect(presence.map(\.id) == [1] && presence.map(\.tagID) == [tag.id])
+            let (rows, tables) = try await database.writer.read { db in
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM presence_event") ?? 0,
+                    try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tag_event'")
+                )
+            }
+            #expect(rows == 1 && tables.isEmpty, "one row for the event, no tag_event table")
+        }
+    }
+
     @Test func beaconsAtKnownPositionsCalibrateAScannerThatReadsLow() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)

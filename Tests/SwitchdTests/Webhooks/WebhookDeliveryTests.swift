@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Harness
 import Hummingbird
 import HummingbirdTesting
 import ScanContract
@@ -94,6 +95,81 @@ import Testing
                 #expect(await receiver.requests.count == events.count + 3)
                 let first = try await client.expect(.ok, get: "/v1/webhooks/\(hook.webhook.id)/deliveries?limit=1", as: Page<WebhookDelivery>.self)
                 #expect(first.items.first?.attempts == 4 && first.items.first?.state == .delivered && first.items.first?.lastError == nil)
+            }
+        }
+    }
+
+    @Test func aReceiverThatDoesNotAnswerHoldsUpOnlyItsOwnDeliveries() async throws {
+        let stuck = WebhookReceiver()
+        await stuck.answer(.holdUntilReleased)
+        let healthy = WebhookReceiver()
+        try await stuck.application().test(.live) { stuckClient in
+            try await healthy.application().test(.live) { healthyClient in
+                let (stuckPort, healthyPort) = (try #require(stuckClient.port), try #require(healthyClient.port))
+                let feeds = Feeds()
+                // The held attempt never times out within the test: only the release ends it.
+                var retry = WebhookRetryPolicy()
+                retry.attemptTimeout = .seconds(3600)
+                try await makeIntegrationApp(try .inMemory(), presence: Self.rules, retry: retry, feeds: feeds, clock: TestClock()).test(.live) { client in
+                    // Registered first, so a sender that served webhooks in turn would be stuck on it.
+                    let toStuck = try await client.expect(
+                        .created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(stuckPort)/hook"), as: CreatedWebhook.self
+                    )
+                    _ = try await client.expect(
+                        .created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(healthyPort)/hook"), as: CreatedWebhook.self
+                    )
+                    let world = try await PresenceWorld.make(client)
+                    _ = try await world.post(Self.hallThenOffice, with: client)
+                    await stuck.heldCount.wait(untilAbove: 0)
+                    await healthy.waitForAccepted(4)
+                    // Ingest and the API go on too while the first receiver holds its request.
+                    _ = try await world.post([RecordedPosition(t: 4, room: "hall", x: 2, y: 3)], with: client)
+                    await healthy.waitForAccepted(6)
+                    let events = try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+                    #expect(await healthy.accepted.map(\.id) == events.map { "evt_\($0.id)" })
+                    #expect(await stuck.requests.count == 1, "one attempt in flight, none given up")
+
+                    await stuck.release()
+                    await stuck.waitForAccepted(events.count)
+                    #expect(await stuck.accepted.map(\.id) == events.map { "evt_\($0.id)" }, "every event, in the order stored")
+                    await feeds.webhookAttempts.wait(untilAbove: Int64(2 * events.count) - 1)
+                    let deliveries = try await client.expect(
+                        .ok, get: "/v1/webhooks/\(toStuck.webhook.id)/deliveries", as: Page<WebhookDelivery>.self
+                    ).items
+                    #expect(deliveries.map(\.attempts) == Array(repeating: 1, count: events.count) && deliveries.allSatisfy { $0.state == .delivered })
+                }
+            }
+        }
+    }
+
+    @Test func pendingDeliveriesSurviveARestartOfSwitchd() async throws {
+        let folder = try TemporaryFolder("webhook-restart")
+        defer { folder.remove() }
+        let receiver = WebhookReceiver()
+        await receiver.answer(.fail(.serviceUnavailable))
+        try await receiver.application().test(.live) { receiverClient in
+            let port = try #require(receiverClient.port)
+            let before = Feeds()
+            // The retry is due 1 s after the failed attempt, on a clock that never moves: only the restart sends it again.
+            let events = try await makeIntegrationApp(
+                try .open(stateDirectory: folder.url.path), presence: Self.rules, feeds: before, clock: TestClock()
+            ).test(.live) { client in
+                _ = try await client.expect(.created, .post, "/v1/webhooks", json: NewWebhook(url: "http://127.0.0.1:\(port)/hook"), as: CreatedWebhook.self)
+                let world = try await PresenceWorld.make(client)
+                _ = try await world.post(Self.hallThenOffice, with: client)
+                await before.webhookAttempts.wait(untilAbove: 0)
+                return try await client.expect(.ok, get: "/v1/events", as: Page<PresenceEvent>.self).items
+            }
+            #expect(await receiver.accepted.isEmpty && events.count == 4)
+
+            await receiver.answer(.accept)
+            let after = Feeds()
+            try await makeIntegrationApp(try .open(stateDirectory: folder.url.path), presence: Self.rules, feeds: after, clock: TestClock()).test(.live) { client in
+                await receiver.waitForAccepted(events.count)
+                #expect(await receiver.accepted.map(\.id) == events.map { "evt_\($0.id)" }, "every event, in the order stored")
+                await after.webhookAttempts.wait(untilAbove: Int64(events.count) - 1)
+                let deliveries = try await client.expect(.ok, get: "/v1/webhooks/1/deliveries", as: Page<WebhookDelivery>.self).items
+                #expect(deliveries.map(\.attempts) == [2, 1, 1, 1] && deliveries.allSatisfy { $0.state == .delivered })
             }
         }
     }

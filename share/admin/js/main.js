@@ -7,7 +7,7 @@ import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
 import { loadIntegrations } from './integrations.js';
-import { legend, quality, suggestNextSurvey } from './quality.js';
+import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
@@ -197,6 +197,22 @@ function tagsOnFloor() {
 async function reloadCoverage() {
   state.radioMap = await api.get('/v1/radiomap');
   renderAll();
+  followEstimate(0);
+}
+
+// The expected errors arrive after the map (switchd estimates them in the background): fetch it
+// again while they are missing, one timer at a time, restarted by every reload.
+let estimateTimer = null;
+function followEstimate(tries) {
+  clearTimeout(estimateTimer);
+  if (!awaitingEstimate(state.radioMap) || tries >= ESTIMATE_RETRIES) return;
+  estimateTimer = setTimeout(async () => {
+    try {
+      state.radioMap = await api.get('/v1/radiomap');
+      renderAll();
+    } catch { /* the next reload tries again */ }
+    followEstimate(tries + 1);
+  }, ESTIMATE_RETRY_MS);
 }
 
 // ---- rendering ----

@@ -82,3 +82,18 @@ export function suggestNextSurvey(locations, entryOf) {
   worst.reason = worst.location ? 'the highest expected error' : 'the widest gap between surveyed locations';
   return worst;
 }
+
+/** While switchd is still estimating, the radio map is fetched again after this long (ms)… */
+export const ESTIMATE_RETRY_MS = 3000;
+/** …at most this many times in a row (about five minutes, more than one estimate of a large survey takes). */
+export const ESTIMATE_RETRIES = 100;
+
+/**
+ * True while the map is likely to gain expected errors: switchd estimates them in the background
+ * and serves the map without them until done (docs/survey-quality.md), so a map with two or more
+ * surveyed locations, one of them unrated, is worth fetching again.
+ */
+export function awaitingEstimate(radioMap) {
+  const surveyed = (radioMap?.locations ?? []).filter((l) => l.scans.length > 0);
+  return surveyed.length >= 2 && surveyed.some((l) => !l.expectedError);
+}

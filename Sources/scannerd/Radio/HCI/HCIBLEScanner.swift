@@ -24,6 +24,18 @@ struct HCIBLEScanner: BLEScanner {
         }.0
     }
 
+    /// Every group heard: its iBeacon readings for the scan session and every advertisement with
+    /// an RSSI, beacon or not, for the listening role. Ends as ``advertisements()`` does.
+    func heardGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error> {
+        let loop = self.loop
+        return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
+            try loop.run(stop: stop) { group in
+                let heard = BLEHeardGroup(readings: group.flatMap(\.readings), hearings: group.compactMap(TrackHearing.init))
+                if !heard.isEmpty { deliver(heard) }
+            }
+        }.0
+    }
+
     /// Every advertisement heard, beacon or not, and the signal that stops the scan (the stream
     /// then finishes once scanning is disabled and the socket closed).
     func heardAdvertisements() -> (AsyncThrowingStream<HeardAdvertisement, any Error>, StopSignal) {

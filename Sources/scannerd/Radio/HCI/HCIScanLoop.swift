@@ -35,11 +35,14 @@ struct HCIScanLoop: Sendable {
     /// After a packet, the loop sleeps this long, then reads every packet waiting and hands them
     /// on together: the radio's thread and the threads downstream (the scan session's, the
     /// spool's) wake once per group, not once per advertisement, and at hundreds a second a
-    /// wake-up costs more than decoding and spooling one. The kernel holds the packets meanwhile
-    /// (a few dozen in its socket buffer of hundreds); readings are later by at most this.
-    var gatherWindow: Duration = .milliseconds(20)
-    /// The most packets in one group: a controller sending faster than they are read still has
-    /// its advertisements handed on as they come.
+    /// group's wake-ups cost more than decoding and spooling its advertisements (`scannerd
+    /// bench`: 20 ms gave about 45 groups a second at 500 advertisements/s, 50 ms about 19).
+    /// The kernel holds the packets meanwhile (a few dozen in its socket buffer of hundreds);
+    /// readings are later by at most this, against the spool's 250 ms batch age.
+    var gatherWindow: Duration = .milliseconds(50)
+    /// The most packets in one group. A group that reaches it is handed on at once and the
+    /// packets still waiting are read on without waiting (no `poll()`, no gather window), so a
+    /// controller sending faster than a window's worth is drained as fast as it sends.
     static let groupLimit = 64
 
     /// Read errors that mean the controller went down or away, and are recovered from.
@@ -116,14 +119,17 @@ struct HCIScanLoop: Sendable {
         let clock = ContinuousClock()
         var lastPacket = clock.now
         var lastAdvertisement = clock.now
+        // Set when the last group was full: packets are still waiting, and are read on at once.
+        var backlog = false
         while !stop.isStopped {
             let packet: [UInt8]?
             do {
-                packet = try armed.channel.receive(timeout: readSlice)
+                packet = try armed.channel.receive(timeout: backlog ? .zero : readSlice)
             } catch let error as SystemError where Self.lostErrnos.contains(error.errno) {
                 return .lost("\(error)")
             }
             guard let packet else {
+                backlog = false
                 if clock.now - lastPacket >= healthCheckAfter {
                     guard armed.channel.isUp() else { return .lost("\(device) is down or no longer registered") }
                     lastPacket = clock.now
@@ -136,7 +142,7 @@ struct HCIScanLoop: Sendable {
             }
             lastPacket = clock.now
             var group = [HeardAdvertisement.decode(packet, at: Date())]
-            let ending = gather(into: &group, from: armed, until: lastPacket + gatherWindow, stop: stop)
+            let ending = gather(into: &group, from: armed, until: backlog ? lastPacket : lastPacket + gatherWindow, stop: stop)
             var heardTogether: [HeardAdvertisement] = []
             for decoded in group {
                 for error in decoded.malformed {
@@ -151,7 +157,8 @@ struct HCIScanLoop: Sendable {
                 deliver(heardTogether)
             }
             switch ending {
-            case .more: continue
+            case .more: backlog = false
+            case .full: backlog = true
             case .ended(let ending): return ending
             case .failed(let error): throw error
             }
@@ -162,19 +169,21 @@ struct HCIScanLoop: Sendable {
     private enum GatherEnd {
         /// The window closed, or a read came back empty: listening goes on.
         case more
+        /// The group reached ``groupLimit``: more packets may be waiting.
+        case full
         case ended(Ending)
         case failed(any Error)
     }
 
-    /// Sleeps until `deadline` (or the stop signal), then reads and decodes the packets waiting,
-    /// up to ``groupLimit`` in the group.
+    /// Sleeps until `deadline` (or the stop signal; a deadline passed does not sleep), then reads
+    /// and decodes the packets waiting, up to ``groupLimit`` in the group.
     /// A failed read ends the gathering; what was gathered before it is handed on all the same.
     private func gather(
         into group: inout [HeardAdvertisement.Packet], from armed: Armed, until deadline: ContinuousClock.Instant, stop: StopSignal
     ) -> GatherEnd {
         if stop.wait(for: deadline - ContinuousClock.now) { return .ended(.stopped) }
         while !stop.isStopped {
-            guard group.count < Self.groupLimit else { return .more }
+            guard group.count < Self.groupLimit else { return .full }
             do {
                 guard let packet = try armed.channel.receive(timeout: .zero) else { return .more }
                 group.append(HeardAdvertisement.decode(packet, at: Date()))

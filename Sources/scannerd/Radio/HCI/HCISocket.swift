@@ -69,24 +69,33 @@ final class HCISocket: HCIChannel {
     /// group costs one system call. The raw HCI socket reads this way, and so does the
     /// benchmark's replayed controller (`scannerd bench`). Throws when a call fails.
     static func receivePacket(from descriptor: CInt, timeout: Duration, device: String) throws(SystemError) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE) + 1)
-        let count: Int
         if timeout > .zero {
             guard try Syscall.waitReadable(descriptor, timeout: timeout) else { return nil }
-            count = try Syscall.retryingInterrupts("read", path: device) {
-                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            }
-        } else {
-            do {
-                count = try Syscall.retryingInterrupts("recv", path: device) {
-                    buffer.withUnsafeMutableBytes { floorscan_recv_nowait(descriptor, $0.baseAddress, $0.count) }
-                }
-            } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-                return nil
+            return try read(from: descriptor, device: device, call: "read") { Glibc.read(descriptor, $0, $1) }
+        }
+        do {
+            return try read(from: descriptor, device: device, call: "recv") { floorscan_recv_nowait(descriptor, $0, $1) }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return nil
+        }
+    }
+
+    /// One packet, read by `call` straight into an array of its own: one allocation of an
+    /// event's greatest size, never zero-filled, then shrunk to what was read in place.
+    private static func read(
+        from descriptor: CInt, device: String, call: String, _ body: (UnsafeMutableRawPointer?, Int) -> Int
+    ) throws(SystemError) -> [UInt8] {
+        var failure: SystemError?
+        let packet = [UInt8](unsafeUninitializedCapacity: Int(HCI_MAX_EVENT_SIZE) + 1) { buffer, count in
+            do throws(SystemError) {
+                count = try Syscall.retryingInterrupts(call, path: device) { body(buffer.baseAddress, buffer.count) }
+            } catch {
+                failure = error
+                count = 0
             }
         }
-        buffer.removeLast(buffer.count - count)
-        return buffer
+        if let failure { throw failure }
+        return packet
     }
 
     func isUp() -> Bool {

@@ -27,7 +27,7 @@ struct HeardAdvertisement: Sendable, Equatable {
         var result = Packet()
         let advertisements: [LEAdvertisement]
         do {
-            advertisements = try HCIEventPacket(bytes: Array(packet.dropFirst()), origin: 1).advertisements()
+            advertisements = try HCIEventPacket(bytes: packet[1...]).advertisements()
         } catch {
             result.malformed.append(error)
             return result

@@ -38,7 +38,7 @@ struct PublishedState: Sendable {
             guard availability[scanner] == .online, let contact = contacts[scanner] else { return nil }
             return contact.timeIntervalSince(now) + timeout.seconds
         }.min()
-        return remaining.map { .milliseconds(Int64((max(0, $0) * 1000).rounded(.up)) + 1) }
+        return remaining.map { Duration(secondsRoundedUp: max(0, $0)) + .milliseconds(1) }
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// checked without a clock: the request's own timeout is set past the suite's time limit, so a
 /// request that only that timeout would end fails the test.
 @Suite("HTTP client", .timeLimit(.minutes(1)))
-struct NIOHTTPClientTests {
+struct CurlHTTPClientTests {
     /// Longer than the suite's time limit.
     static let beyondTheTimeLimit: Duration = .seconds(600)
 
@@ -17,7 +17,7 @@ struct NIOHTTPClientTests {
         defer { server.stop() }
         let body = Data(repeating: UInt8(ascii: "x"), count: 300_000)
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/measurements")!
-        let response = try await NIOHTTPClient().send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
+        let response = try await CurlHTTPClient().send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
         #expect(response.status == 201)
         #expect(String(decoding: response.body, as: UTF8.self) == "{\"got\":300000}")
         let request = try #require(server.requests.first)
@@ -32,7 +32,7 @@ struct NIOHTTPClientTests {
         let server = try LoopbackHTTPServer { _ in (503, Data("{}".utf8)) }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
-        let response = try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+        let response = try await CurlHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
         #expect(response.status == 503)
     }
 
@@ -40,7 +40,7 @@ struct NIOHTTPClientTests {
         let server = try LoopbackHTTPServer { _ in nil }
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
-        let client = NIOHTTPClient()
+        let client = CurlHTTPClient()
         let request = Task { try await client.send(HTTPRequest(.get, url, timeout: Self.beyondTheTimeLimit)) }
         await server.requestsArrived.reached(1)
         request.cancel()
@@ -53,13 +53,13 @@ struct NIOHTTPClientTests {
         let url = URL(string: "http://127.0.0.1:\(server.port)/healthz")!
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
+            return try await CurlHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(10)))
         }
         await #expect(throws: CancellationError.self) { try await request.value }
         // A request after it, over the same shared connection pool, is answered: one sent by the
         // cancelled task would have gone out before it.
         let after = URL(string: "http://127.0.0.1:\(server.port)/after")!
-        #expect(try await NIOHTTPClient().send(HTTPRequest(.get, after, timeout: .seconds(10))).status == 200)
+        #expect(try await CurlHTTPClient().send(HTTPRequest(.get, after, timeout: .seconds(10))).status == 200)
         #expect(server.requests.map(\.target) == ["/after"])
     }
 
@@ -70,7 +70,7 @@ struct NIOHTTPClientTests {
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch?revision=1&wait=30")!
         let clock = TestClock()
-        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
+        let client = CurlHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
         let request = Task { try await client.send(HTTPRequest(.get, url, timeout: Self.beyondTheTimeLimit)) }
         await server.requestsArrived.reached(1)
         await clock.sleeper()
@@ -88,7 +88,7 @@ struct NIOHTTPClientTests {
         server.stop()
         let url = URL(string: "http://127.0.0.1:\(port)/healthz")!
         await #expect(throws: (any Error).self) {
-            try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(5)))
+            try await CurlHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(5)))
         }
     }
 
@@ -97,8 +97,27 @@ struct NIOHTTPClientTests {
         let body = try JSONCoding.encoder().encode(current)
         let server = try LoopbackHTTPServer { _ in (200, body) }
         defer { server.stop() }
-        let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: NIOHTTPClient())
+        let api = SwitchdAPI(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: CurlHTTPClient())
         #expect(try await api.scanSwitch(of: .default, afterRevision: 4, wait: .seconds(30)) == current)
         #expect(server.requests.first?.target == "/v1/scanners/default/switch?revision=4&wait=30")
+    }
+}
+
+/// Connections to switchd stay open between requests: a Pi posting every few seconds does not
+/// connect (or shake hands over TLS) each time.
+@Suite("HTTP client connection reuse", .timeLimit(.minutes(1)))
+struct CurlConnectionReuseTests {
+    @Test func postsInTurnShareOneConnection() async throws {
+        let server = try LoopbackHTTPServer(keepingAlive: true) { request in .answer(status: 201, body: request.body) }
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/v1/measurements")!
+        let client = CurlHTTPClient()
+        for index in 0..<3 {
+            let body = Data("{\"batch\":\(index)}".utf8)
+            let response = try await client.send(HTTPRequest(.post, url, body: body, timeout: .seconds(10)))
+            #expect(response.body == body)
+        }
+        #expect(server.requests.count == 3)
+        #expect(server.connectionsAccepted == 1)
     }
 }

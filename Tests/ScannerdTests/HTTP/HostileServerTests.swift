@@ -20,7 +20,7 @@ struct HostileServerTests {
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/radiomap")!
         await #expect {
-            try await NIOHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(60), answerLimit: Self.limit))
+            try await CurlHTTPClient().send(HTTPRequest(.get, url, timeout: .seconds(60), answerLimit: Self.limit))
         } throws: { error in
             (error as? HTTPAnswerTooLargeError)?.limit == Self.limit
         }
@@ -35,7 +35,7 @@ struct HostileServerTests {
         let server = try LoopbackHTTPServer(replying: { _ in .stream(length: Self.gibibyte, declaringLength: false) })
         defer { server.stop() }
         let api = SwitchdAPI(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: NIOHTTPClient(), radioMapLimit: 2 * Self.limit
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, client: CurlHTTPClient(), radioMapLimit: 2 * Self.limit
         )
         await #expect {
             _ = try await api.radioMap(ifNoneMatch: nil)
@@ -63,7 +63,7 @@ struct HostileServerTests {
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/v1/scanners/default/switch")!
         let clock = TestClock()
-        let client = NIOHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
+        let client = CurlHTTPClient(deadline: { _ in .milliseconds(500) }, clock: clock)
         let request = Task { try await client.send(HTTPRequest(.get, url, timeout: .seconds(600))) }
         await server.chunksSent.reached(1)
         server.releaseChunks(3)
