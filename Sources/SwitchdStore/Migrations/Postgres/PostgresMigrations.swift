@@ -31,6 +31,9 @@ package enum PostgresMigrations {
         ("v4-mqtt", PostgresSchemaV4.mqttOutbox),
         ("v4-georeference-and-allow-lists", PostgresSchemaV4.georeferenceAndAllowLists),
         ("v4-tag-presence-events", PostgresSchemaV4.missingTagEvents),
+        ("v4-emitter-summary", PostgresSchemaEmitterSummary.emitterCells),
+        // Written in the dialect both databases speak, so this one frozen SQL serves both.
+        ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -112,7 +112,130 @@ struct PostgresMigrationTests {
         }
     }
 
+    /// Main's two migrations after `v4-tag-presence-events`, applied to a database that already
+    /// holds readings and a tag event: the emitter cells are filled alike, the tag event moves
+    /// into `presence_event` (once, beside its existing twin) without a delivery for it, and the
+    /// cell triggers then add, move and remove readings alike.
+    @Test func readingsAndTagEventsMigrateAndTheCellTriggersBehaveAsOnSQLite() async throws {
+        let (server, database) = try await freshPostgresDatabase()
+        let before = PostgresMigrations.history.prefix { $0.identifier != "v4-emitter-summary" }
+        for (_, sql) in before { _ = try await server.psql(sql, database: database) }
+        let sqlite = try DatabaseQueue(configuration: AppDatabase.configuration())
+        try AppDatabase.migrator.migrate(sqlite, upTo: "v4-tag-presence-events")
+
+        func run(_ statements: [(sqlite: String, postgres: String)]) async throws {
+            for statement in statements {
+                _ = try await server.psql(statement.postgres, database: database)
+                try await sqlite.write { db in try db.execute(sql: statement.sqlite) }
+            }
+        }
+        func expectSameCellsAndEvents(_ step: String) async throws {
+            let cells = try await server.psql(Self.cellLines(hex: "encode(beacon_uuid, 'hex')"), database: database)
+            let sqliteCells = try await sqlite.read { db in try String.fetchAll(db, sql: Self.cellLines(hex: "lower(hex(beacon_uuid))")) }
+            #expect(Self.lines(cells) == sqliteCells, "\(step)")
+            let events = try await server.psql(Self.eventLines, database: database)
+            let sqliteEvents = try await sqlite.read { db in try String.fetchAll(db, sql: Self.eventLines) }
+            #expect(Self.lines(events) == sqliteEvents, "\(step)")
+        }
+
+        try await run(Self.commonDialect([
+            "INSERT INTO floor (building, name, level) VALUES ('Main', 'Ground', 0)",
+            "INSERT INTO room (floor_id, name) VALUES (1, 'Lab'), (1, 'Hall')",
+            "INSERT INTO location (room_id, name, x, y) VALUES (1, 'Desk', 1, 2), (2, 'Door', 3, 4)",
+            "INSERT INTO tag (name, identity, tx_power, missing, height, metadata) VALUES ('Cart', 'ibeacon:x', -59, TRUE, 1, '{}')",
+            "INSERT INTO scanner_placement (scanner_id, floor_id, x, y, height, path_loss_exponent) VALUES ('default', 1, 0, 0, 1, 2)",
+            "INSERT INTO webhook (url, secret, events, created_ms) VALUES ('http://127.0.0.1:9/', 's', 'missingTagHeard', 0)",
+            "INSERT INTO tag_event (tag_id, kind, time_ms, scanner_id) VALUES (1, 'missingTagHeard', 100, 'default'), "
+                + "(1, 'missingTagHeard', 200, 'default')",
+            "INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'missingTagHeard', 200, 1)",
+        ]) + [Self.batch] + Self.readings(first: 1, [
+            ("wifi", 1, "NULL", "survey", "1", "1", 1_000, -60, "'lab'"),
+            ("wifi", 1, "NULL", "survey", "1", "1", 3_000, -50, "'lab-5g'"),
+            ("wifi", 1, "NULL", "survey", "1", "1", 2_000, -70, "'old'"),
+            ("ble", 0, "1", "locate", "NULL", "NULL", 1_500, -80, "NULL"),
+        ]))
+        let deliveriesBefore = try await server.psql("SELECT count(*) FROM webhook_delivery", database: database)
+        for (identifier, sql) in PostgresMigrations.history.dropFirst(before.count) {
+            _ = try await server.psql(sql, database: database)
+            try AppDatabase.migrator.migrate(sqlite, upTo: identifier)
+        }
+        try await expectSameCellsAndEvents("filled by the migration")
+        let filled = try await server.psql(Self.cellLines(hex: "encode(beacon_uuid, 'hex')"), database: database)
+        #expect(Self.lines(filled) == [
+            "ble|0|\(String(format: "%032x", 5_001))|1|2|locate|0|0|1|-80|-80|1500|1500|",
+            "wifi|1||0|0|survey|1|1|3|-180|-50|1000|3000|lab-5g",
+        ])
+        #expect(Self.lines(try await server.psql("SELECT count(*) FROM webhook_delivery", database: database)) == Self.lines(deliveriesBefore))
+        #expect(try await sqlite.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM presence_event") } == 2)
+
+        try await run(Self.readings(first: 5, [
+            ("wifi", 1, "NULL", "survey", "1", "1", 4_000, -40, "'newest'"),
+            ("ble", 0, "1", "locate", "NULL", "NULL", 500, -90, "NULL"),
+            ("wifi", 2, "NULL", "locate", "NULL", "NULL", 100, -65, "NULL"),
+        ]))
+        try await expectSameCellsAndEvents("added by the insert trigger")
+        try await run(Self.commonDialect([
+            "UPDATE measurement SET location_id = 2, room_id = 2 WHERE time_ms = 3000",
+            "DELETE FROM measurement WHERE time_ms = 100",
+            "DELETE FROM measurement WHERE time_ms = 1500",
+        ]))
+        try await expectSameCellsAndEvents("moved and removed by the update and delete triggers")
+    }
+
     // MARK: - Helpers
+
+    /// Each emitter cell as one line, the beacon's bytes in lower-case hex by `hex`.
+    static func cellLines(hex: String) -> String {
+        """
+        SELECT kind || '|' || address || '|' || \(hex) || '|' || major || '|' || minor || '|' || mode || '|' || room_id
+            || '|' || location_id || '|' || readings || '|' || rssi_sum || '|' || max_rssi || '|' || first_ms
+            || '|' || last_ms || '|' || COALESCE(last_ssid, '')
+        FROM emitter_cell ORDER BY kind, address, beacon_uuid, major, minor, mode, room_id, location_id
+        """
+    }
+
+    static let eventLines = """
+        SELECT id || '|' || scanner_id || '|' || kind || '|' || time_ms || '|' || COALESCE(tag_id, 0) || '|' || COALESCE(floor_id, 0)
+        FROM presence_event ORDER BY id
+        """
+
+    static func commonDialect(_ statements: [String]) -> [(sqlite: String, postgres: String)] {
+        statements.map { ($0, $0) }
+    }
+
+    /// UUID number `n` as each database writes it: GRDB's 16-byte blob and PostgreSQL's `uuid`.
+    static func uuid(_ n: Int) -> (sqlite: String, postgres: String) {
+        let hex = String(format: "%032x", n)
+        return ("x'\(hex)'", "'\(hex)'::uuid")
+    }
+
+    /// Batch 1 of scanner `default`, for ``readings(first:_:)``.
+    static let batch = (
+        sqlite: "INSERT INTO batch (uuid, scanner_id, revision, received_ms, stored, discarded) VALUES (\(uuid(1_000).sqlite), 'default', 1, 0, 0, FALSE)",
+        postgres: "INSERT INTO batch (uuid, scanner_id, revision, received_ms, stored, discarded) VALUES (\(uuid(1_000).postgres), 'default', 1, 0, 0, FALSE)"
+    )
+
+    /// Readings in batch 1, numbered from `first` for their UUIDs: kind, address, beacon (a
+    /// UUID number or NULL), mode, room, location, time, RSSI and SSID.
+    static func readings(
+        first: Int, _ rows: [(String, Int, String, String, String, String, Int, Int, String)]
+    ) -> [(sqlite: String, postgres: String)] {
+        rows.enumerated().map { offset, row in
+            let (kind, address, beacon, mode, room, location, time, rssi, ssid) = row
+            func statement(_ uuid: (Int) -> String) -> String {
+                let beaconValue = beacon == "NULL" ? "NULL" : uuid(Int(beacon)! + 5_000)
+                let beaconKey = kind == "ble" ? "1, 2" : "NULL, NULL"
+                return """
+                    INSERT INTO measurement (uuid, batch_id, scanner_id, revision, mode, room_id, location_id, kind,
+                        time_ms, rssi, scan, address, ssid, beacon_uuid, major, minor)
+                    VALUES (\(uuid(first + offset)), 1, 'default', 1, '\(mode)', \(room), \(location), '\(kind)',
+                        \(time), \(rssi), 1, \(address), \(ssid), \(beaconValue), \(beaconKey))
+                    """
+            }
+            return (statement { Self.uuid($0).sqlite }, statement { Self.uuid($0).postgres })
+        }
+    }
+
 
     /// A fresh database with every PostgreSQL migration applied, each in its own transaction
     /// with its record, as the PostgreSQL store will apply them.
