@@ -5,6 +5,10 @@ import Testing
 /// first test, removed after its last, whatever they did. A suite with this trait is skipped,
 /// saying why, where Debian's PostgreSQL is not installed. Tests reach the server through
 /// ``PostgresSuite/server`` and make their own database in it, so they share no rows.
+///
+/// A suite with this trait is named `Postgres…Tests`: `scripts/test` runs those in a `swift test`
+/// of their own (`--filter 'SwitchdTests\.Postgres'`), after the others, so that their servers
+/// and any failure of theirs stay out of the main run.
 struct PostgresSuite: SuiteTrait, TestScoping {
     @TaskLocal static var current: PostgresServer?
 

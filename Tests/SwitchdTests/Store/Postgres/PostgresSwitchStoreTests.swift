@@ -7,7 +7,7 @@ import Testing
 /// server (docs/scale-out.md): revisions one after another, a stale expected revision refused,
 /// a change that changes nothing kept at its revision, and expiry of a `{seconds: T}` switch.
 @Suite("Scanners and switches on both databases", postgresInstalled, .postgresServer)
-struct SwitchStoreTests {
+struct PostgresSwitchStoreTests {
     static let start = Date(milliseconds: 1_700_000_000_000)
 
     @Test(arguments: StoreBackend.allCases)
@@ -67,7 +67,7 @@ struct SwitchStoreTests {
 /// Two stores on one PostgreSQL database, as two switchd instances: a revision committed
 /// through one is announced to the other's listener, and only once it is committed.
 @Suite("Switch revisions across instances", postgresInstalled, .postgresServer)
-struct SwitchFanOutTests {
+struct PostgresSwitchFanOutTests {
     @Test func aFlipCommittedThroughOneStoreReachesTheOthersListener() async throws {
         let (server, name) = try await freshPostgresDatabase()
         let address = try PostgresAddress(url: server.url(database: name))

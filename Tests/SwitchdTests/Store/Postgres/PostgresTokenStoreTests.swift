@@ -7,7 +7,7 @@ import Testing
 /// Tokens and the principals made of them, with the same assertions on SQLite and on a real
 /// PostgreSQL server (docs/scale-out.md, the first area moved onto ``StoreTransaction``).
 @Suite("Tokens on both databases", postgresInstalled, .postgresServer)
-struct TokenStoreTests {
+struct PostgresTokenStoreTests {
     @Test(arguments: StoreBackend.allCases)
     func aTokenIsStoredListedFoundByItsHashAndRevokedOnce(_ backend: StoreBackend) async throws {
         try await backend.withDatabase { database in
