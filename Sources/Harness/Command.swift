@@ -28,7 +28,7 @@ public func runToEnd(at url: URL, _ arguments: [String]) async throws -> Command
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     do {
-        try process.run()
+        try ProcessLaunch.run(process)
     } catch {
         throw HarnessError("cannot start \(executable): \(error)")
     }
