@@ -27,10 +27,14 @@ public final class ManagedProcess: @unchecked Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardError = log
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [exits] _ in exits.announce() }
         try ProcessLaunch.run(process)
+        // The child has its own copy. Foundation on Linux keeps every `Process` it started alive,
+        // and with it the handles it was given, so one left open here stays open for good.
+        try? log.close()
         Self.readLines(of: stdout.fileHandleForReading, into: lines, name: name)
     }
 
@@ -39,7 +43,8 @@ public final class ManagedProcess: @unchecked Sendable {
     /// set up and torn down by several children at once, corrupt libdispatch's epoll
     /// bookkeeping on Linux and crash the whole test process in `_dispatch_event_loop_drain`
     /// (swift-corelibs-libdispatch#949); suites starting servers in parallel met it about one
-    /// run in ten. A read error ends the output as the end of file does.
+    /// run in ten. A read error ends the output as the end of file does; the handle is closed
+    /// then (see ``init(name:executable:arguments:stderrPath:environment:)`` for why).
     private static func readLines(of output: FileHandle, into lines: LineBuffer, name: String) {
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -53,6 +58,7 @@ public final class ManagedProcess: @unchecked Sendable {
                     break
                 }
             }
+            try? output.close()
             lines.finish()
         }
         reader.name = "\(name) output"

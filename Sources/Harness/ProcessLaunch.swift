@@ -1,10 +1,9 @@
 import Foundation
 
-/// Starts children one at a time across the whole test process. Foundation's `Process.run()`
-/// on Linux is not safe to call from several threads at once: under many parallel launches it
-/// crashed the test process inside `Process.run()` (a stray `memcpy`), and the descriptors it
-/// closes in the child are the ones open when it looked, so a pipe another thread makes
-/// meanwhile leaks into the child. Launching is quick; waiting for children stays parallel.
+/// Starts children one at a time across the whole test process. Foundation's `Process.run()` on
+/// Linux closes, in the child, the descriptors open when it lists them; a pipe another thread
+/// makes meanwhile leaks into that child, and the pipe's reader then waits for the end of file
+/// until that unrelated child exits too. Launching is quick; waiting for children stays parallel.
 enum ProcessLaunch {
     private static let lock = NSLock()
 
