@@ -58,12 +58,14 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["ScanContract", "Positioning", "CZlib"]),
 
         // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
-        // the TOML configuration file (--config) read into their options, and token files.
+        // the TOML configuration file (--config) read into their options, token files, and a small
+        // service group with graceful shutdown on SIGTERM (scannerd's: swift-service-lifecycle and the
+        // swift-async-algorithms and swift-collections it brings weighed 1.4 MB in the arm64 binary;
+        // switchd keeps them for Hummingbird).
         .target(
             name: "DaemonSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +87,8 @@ let package = Package(
             name: "SwitchdStore",
             dependencies: [
                 "ScanContract", "Positioning", .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_wal_hook, for the WAL checkpointer (GRDB does not wrap it).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -121,7 +125,6 @@ let package = Package(
                 "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "CCurl", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Measures the positioning methods on public datasets and prints JSON metrics (what
@@ -184,7 +187,6 @@ let package = Package(
             dependencies: [
                 "scannerd", "ScanContract", "RadioWire", "Positioning", "DaemonSupport", "Harness",
                 .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ScanContract", "Positioning", "Harness"]),

@@ -29,7 +29,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// (its password file made with Debian's `mosquitto_passwd`).
     ///
     /// - Throws: ``HarnessError`` when Mosquitto is not installed (`apt install mosquitto
-    ///   mosquitto-clients`; scripts/lib.sh installs them) or does not listen within 30 s.
+    ///   mosquitto-clients`; scripts/lib.sh installs them), ends before it runs (its listener
+    ///   could not be opened) or does not say it runs within ``startDeadline``.
     public init(tls: SelfSignedCertificate? = nil, login: Login? = nil) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw HarnessError("no \(Self.executable): install Debian's mosquitto and mosquitto-clients (scripts/lib.sh floorscan_install_deps does)")
@@ -57,20 +58,41 @@ public final class MosquittoBroker: @unchecked Sendable {
             persistence false
             max_queued_messages 0
             log_dest file \(folder.path("mosquitto.log"))
+            log_dest stdout
 
             """
         try config.write(toFile: folder.path("mosquitto.conf"), atomically: true, encoding: .utf8)
         try await start()
     }
 
+    /// How long a starting broker may take to say it runs: only a backstop, as the wait ends
+    /// when it says so (or ends); generous, as a loaded machine can hold a process back for long.
+    public static let startDeadline = Duration.seconds(300)
+
     /// Starts the broker again on the same port after ``kill()``.
+    ///
+    /// - Throws: ``HarnessError`` as ``init(tls:login:)`` does.
     public func start() async throws {
+        // Mosquitto writes its standard output in blocks when it is a pipe; stdbuf makes it
+        // write each line as it logs it, so its "running" line arrives when it is said.
         let started = try ManagedProcess(
-            name: "mosquitto", executable: URL(fileURLWithPath: Self.executable), arguments: ["-c", folder.path("mosquitto.conf")],
+            name: "mosquitto", executable: URL(fileURLWithPath: "/usr/bin/stdbuf"),
+            arguments: ["-oL", Self.executable, "-c", folder.path("mosquitto.conf")],
             stderrPath: folder.path("stderr.log")
         )
         lock.withLock { process = started }
-        try await waitUntilListening(port: port, process: started)
+        try await waitUntilRunning(started)
+    }
+
+    /// Returns once Mosquitto logs that it runs, which it does only after opening its listener;
+    /// when the listener cannot be opened (the port taken meanwhile) it ends instead.
+    private func waitUntilRunning(_ started: ManagedProcess) async throws {
+        do {
+            _ = try await started.waitForLine(timeout: Self.startDeadline) { $0.hasSuffix(" running") }
+        } catch {
+            await started.kill()
+            throw HarnessError("mosquitto on port \(port) did not start: \(error)\n\(started.stderrTail())\n\(log)")
+        }
     }
 
     /// SIGKILL, as a crash: clients see their connection drop, and no will is lost.
@@ -117,32 +139,4 @@ public func freeLoopbackPort() throws -> Int {
     }
     guard bound else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// Returns once something accepts TCP connections on the loopback `port`; tries every 20 ms.
-///
-/// - Throws: ``HarnessError`` when `process` ends first or 30 s pass.
-func waitUntilListening(port: Int, process: ManagedProcess) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while ContinuousClock.now < deadline {
-        if canConnect(port: port) { return }
-        guard process.isRunning else { throw HarnessError("\(process.name) ended before listening: \(process.stderrTail())") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw HarnessError("\(process.name) did not listen on port \(port) within 30 s")
-}
-
-private func canConnect(port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    return withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            connect(descriptor, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
 }

@@ -53,10 +53,14 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
     /// (``RadioMap/withExpectedErrors(quantile:estimate:)``); nil when not estimated, and absent
     /// from the JSON then (older maps and older switchd have none).
     public var expectedError: ExpectedError?
+    /// Set on a point of a walk survey: the walk. Its points are left out together when the
+    /// expected error is estimated (a walk's neighbouring points repeat each other); absent from
+    /// the JSON otherwise.
+    public var walkID: Int64?
 
     public init(
         locationID: Int64, floorID: Int64, roomID: Int64, x: Double, y: Double,
-        emitters: [EmitterFingerprint] = [], scans: [[Emitter: Double]] = [], expectedError: ExpectedError? = nil
+        emitters: [EmitterFingerprint] = [], scans: [[Emitter: Double]] = [], expectedError: ExpectedError? = nil, walkID: Int64? = nil
     ) {
         self.locationID = locationID
         self.floorID = floorID
@@ -66,9 +70,10 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
         self.emitters = emitters
         self.scans = scans
         self.expectedError = expectedError
+        self.walkID = walkID
     }
 
-    enum CodingKeys: String, CodingKey { case locationID, floorID, roomID, x, y, emitters, scans, expectedError }
+    enum CodingKeys: String, CodingKey { case locationID, floorID, roomID, x, y, emitters, scans, expectedError, walkID }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -94,6 +99,7 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
             return readings
         }
         expectedError = try c.decodeIfPresent(ExpectedError.self, forKey: .expectedError)
+        walkID = try c.decodeIfPresent(Int64.self, forKey: .walkID)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -106,6 +112,7 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
         try c.encode(emitters, forKey: .emitters)
         try c.encode(scans.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.description, $0.value) }) }, forKey: .scans)
         try c.encodeIfPresent(expectedError, forKey: .expectedError)
+        try c.encodeIfPresent(walkID, forKey: .walkID)
     }
 }
 

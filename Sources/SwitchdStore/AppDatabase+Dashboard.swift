@@ -7,8 +7,10 @@ extension AppDatabase {
     /// The admin's dashboard, read in one snapshot: counts since `since`, the newest activity,
     /// and dwell per room and per item from the positions computed since `since`.
     ///
-    /// Dwell reads every position of the window (scanner, time, floor, spot, room), so a long
-    /// window over a busy site reads many rows; the figures keep no scanner.
+    /// Every statement reads only the window (or the newest few rows) through an index, so the
+    /// cost follows the window's traffic, not the history kept. Dwell reads every position of
+    /// the window (scanner, time, floor, spot, room), so a long window over a busy site reads
+    /// many rows; the figures keep no scanner.
     ///
     /// - Throws: ``StoreError/corruptRow(_:)`` when a stored scanner ID or beacon is not what switchd writes.
     package func dashboard(since: Date, now: Date, counter: DwellCounter = DwellCounter()) async throws -> Dashboard {
@@ -26,17 +28,13 @@ extension AppDatabase {
 
     private static func dashboardCounts(_ db: Database, since: Date, onlineSince: Date) throws -> DashboardCounts {
         DashboardCounts(
-            scannersOnline: try count(db, """
-                SELECT COUNT(*) FROM (
-                    SELECT scanner_id FROM batch WHERE received_ms >= ?
-                    UNION SELECT scanner_id FROM position WHERE time_ms >= ?
-                )
-                """, [onlineSince.milliseconds, onlineSince.milliseconds]),
-            scanners: try count(db, "SELECT COUNT(*) FROM scanner"),
-            readingsToday: try count(db, "SELECT COALESCE(SUM(stored), 0) FROM batch WHERE received_ms >= ?", [since.milliseconds]),
-            positionsToday: try count(db, "SELECT COUNT(*) FROM position WHERE time_ms >= ?", [since.milliseconds]),
-            locationsSurveyed: try count(db, "SELECT COUNT(DISTINCT location_id) FROM measurement WHERE location_id IS NOT NULL"),
-            locations: try count(db, "SELECT COUNT(*) FROM location")
+            // A deleted scanner's batches stay: only registered scanners count (see DashboardSQL).
+            scannersOnline: try count(db, DashboardSQL.scannersOnline, [onlineSince.milliseconds, onlineSince.milliseconds]),
+            scanners: try count(db, DashboardSQL.scanners),
+            readingsToday: try count(db, DashboardSQL.readingsSince, [since.milliseconds]),
+            positionsToday: try count(db, DashboardSQL.positionsSince, [since.milliseconds]),
+            locationsSurveyed: try count(db, DashboardSQL.locationsSurveyed),
+            locations: try count(db, DashboardSQL.locations)
         )
     }
 
@@ -44,13 +42,7 @@ extension AppDatabase {
     /// switch changes (a scanner's first revision, made with it, is no change), merged newest first.
     private static func recentActivity(_ db: Database, limit: Int) throws -> [ActivityEntry] {
         var entries: [ActivityEntry] = []
-        let batches = try Row.fetchAll(db, sql: """
-            SELECT batch.scanner_id, batch.received_ms, batch.stored, batch.discarded, switch_revision.mode
-            FROM batch LEFT JOIN switch_revision
-                ON switch_revision.scanner_id = batch.scanner_id AND switch_revision.revision = batch.revision
-            WHERE batch.stored > 0
-            ORDER BY batch.id DESC LIMIT ?
-            """, arguments: [limit])
+        let batches = try Row.fetchAll(db, sql: DashboardSQL.recentBatches, arguments: [limit])
         for row in batches {
             let stored: Int = row["stored"]
             let discarded: Int = row["discarded"]
@@ -61,10 +53,7 @@ extension AppDatabase {
                 time: Date(milliseconds: row["received_ms"]), kind: .upload, scannerID: try scannerID(row["scanner_id"]), summary: summary
             ))
         }
-        let switches = try Row.fetchAll(db, sql: """
-            SELECT scanner_id, revision, scanning, mode, location_id, changed_ms FROM switch_revision
-            WHERE revision > 1 ORDER BY changed_ms DESC LIMIT ?
-            """, arguments: [limit])
+        let switches = try Row.fetchAll(db, sql: DashboardSQL.recentSwitches, arguments: [limit])
         for row in switches {
             let scanning: Bool = row["scanning"]
             let mode: String = row["mode"]
@@ -94,10 +83,7 @@ extension AppDatabase {
         let spots = items.map { ItemSpot(id: $0.id, floorID: $0.floorID, x: $0.x, y: $0.y) }
         var roomSamples: [DwellSample] = []
         var itemSamples: [DwellSample] = []
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT scanner_id, time_ms, floor_id, x, y, room_id FROM position WHERE time_ms >= ?
-            ORDER BY scanner_id, time_ms, id
-            """, arguments: [since.milliseconds])
+        let rows = try Row.fetchCursor(db, sql: DashboardSQL.dwellPositions, arguments: [since.milliseconds])
         while let row = try rows.next() {
             let track: String = row["scanner_id"]
             let time = Date(milliseconds: row["time_ms"])

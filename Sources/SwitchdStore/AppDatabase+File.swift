@@ -16,11 +16,12 @@ extension AppDatabase {
 
     /// Opens (creating when needed) `<stateDirectory>/switchd.sqlite` as a WAL database pool.
     /// A new file is created with ``fileMode`` whatever the process's umask; an existing file
-    /// keeps its mode.
+    /// keeps its mode. With `checkpointsInBackground`, commits leave the WAL to the database's
+    /// ``checkpointer``, whose `run` the caller starts (a long-running switchd does).
     ///
     /// - Throws: ``DatabaseFileError`` when the directory or the file cannot be created; a GRDB
     ///   error when the file is not a usable SQLite database.
-    package static func open(stateDirectory: String) throws -> AppDatabase {
+    package static func open(stateDirectory: String, checkpointsInBackground: Bool = false) throws -> AppDatabase {
         let directory = URL(fileURLWithPath: stateDirectory, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -29,7 +30,8 @@ extension AppDatabase {
         }
         let path = directory.appendingPathComponent(fileName).path
         try createOwnerOnly(path, mode: fileMode)
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration()))
+        let checkpointer = checkpointsInBackground ? WALCheckpointer(path: path) : nil
+        return try AppDatabase(DatabasePool(path: path, configuration: configuration(checkpointer: checkpointer)), checkpointer: checkpointer)
     }
 }
 

@@ -82,10 +82,12 @@ extension AppDatabase {
         var stored = 0
         var lastSequence: Int64?
         if keeps {
-            stored = try insertMeasurements(batch.measurements, batchRowID: batchRowID, revision: revision, in: db)
+            (stored, lastSequence) = try insertMeasurements(batch.measurements, batchRowID: batchRowID, revision: revision, in: db)
             if stored > 0 {
-                lastSequence = db.lastInsertedRowID
                 try BatchRecord.setStored(db, id: batchRowID, count: stored)
+                if revision.mode == .survey {
+                    try placeLateWalkReadings(scannerID: revision.scannerID.rawValue, revision: revision.revision, in: db)
+                }
             }
         }
 
@@ -113,18 +115,28 @@ extension AppDatabase {
     }
 
     /// Inserts the readings with one cached statement; a reading whose ID is already stored is
-    /// skipped. Returns how many were stored.
-    private static func insertMeasurements(_ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database) throws -> Int {
+    /// skipped. The stored ones are then added to the emitter summary, one upsert per cell they
+    /// touch (``EmitterCellTally``). Returns how many were stored and the sequence of the last one.
+    private static func insertMeasurements(
+        _ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database
+    ) throws -> (stored: Int, lastSequence: Int64?) {
         let insert = try db.cachedStatement(sql: MeasurementRecord.insertSQL)
+        var tally = EmitterCellTally()
         var stored = 0
+        var lastSequence: Int64?
         for measurement in measurements {
+            let record = MeasurementRecord(measurement, batchID: batchRowID, revision: revision)
             // Always the statement's values in order: binding them unchecked skips GRDB's per-row
             // argument validation, a measurable share of ingest time.
-            insert.setUncheckedArguments(MeasurementRecord(measurement, batchID: batchRowID, revision: revision).insertArguments)
+            insert.setUncheckedArguments(record.insertArguments)
             try insert.execute()
-            stored += db.changesCount
+            guard db.changesCount > 0 else { continue }
+            stored += 1
+            lastSequence = db.lastInsertedRowID
+            tally.add(record)
         }
-        return stored
+        try tally.save(db)
+        return (stored, lastSequence)
     }
 
     /// Moves the current revision's survey progress to the scans the batch says are complete

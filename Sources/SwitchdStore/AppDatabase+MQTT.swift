@@ -34,7 +34,7 @@ extension AppDatabase {
         }
     }
 
-    private static func validate(_ entries: [MQTTOutboxEntry]) throws {
+    static func validate(_ entries: [MQTTOutboxEntry]) throws {
         for entry in entries {
             guard !entry.topic.isEmpty else { throw StoreError.invalidField(ValidationError(field: "topic", reason: "must not be empty")) }
             guard entry.qos == 0 || entry.qos == 1 else {
@@ -43,7 +43,7 @@ extension AppDatabase {
         }
     }
 
-    private static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in db: Database) throws -> [MQTTOutboxEntry] {
+    static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in db: Database) throws -> [MQTTOutboxEntry] {
         try entries.map { entry in
             var record = MQTTOutboxRecord(entry, at: now)
             try record.insert(db)

@@ -2,7 +2,8 @@ import Foundation
 import ScanContract
 
 extension AppDatabase {
-    /// Registers a scanner with its switch at revision 1, off.
+    /// Registers a scanner with its switch off, at revision 1, or, when a scanner of that ID was
+    /// deleted, one past its last revision (``deleteScanner(_:at:mqtt:)``).
     ///
     /// - Throws: ``StoreError/conflict(_:)`` when a scanner with that ID exists;
     ///   ``StoreError/invalidField(_:)`` for an empty or overlong name.
@@ -16,7 +17,9 @@ extension AppDatabase {
                 "INSERT INTO scanner (id, name) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", [.text(scanner.id.rawValue), .text(scanner.name)]
             )
             guard inserted != nil else { throw StoreError.conflict("scanner \(new.id) already exists") }
-            try Self.store(.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds)), in: sql)
+            var initial = ScanSwitch.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))
+            initial.revision = try Self.firstRevision(of: scanner.id, in: sql)
+            try Self.store(initial, in: sql)
             return scanner
         }
     }

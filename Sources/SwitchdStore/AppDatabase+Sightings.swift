@@ -14,6 +14,8 @@ package struct SightingIngest: Sendable {
     package var presenceEvents: [PresenceEvent] = []
     /// Whether registered beacons were heard: the fingerprint map changed.
     package var beaconsHeard = false
+    /// The ID of the last sighting stored; nil when none was.
+    package var lastSightingID: Int64?
 }
 
 extension AppDatabase {
@@ -38,6 +40,7 @@ extension AppDatabase {
                 }
                 var record = SightingRecord(sighting, scannerID: batch.scannerID, tagID: tag?.id, beaconID: beaconID)
                 try record.insert(db)
+                ingest.lastSightingID = record.id
                 ingest.stored += 1
                 heardBeacons = heardBeacons || beaconID != nil
                 guard var tag, let tagID = tag.id else { continue }
@@ -66,12 +69,13 @@ extension AppDatabase {
     }
 
     /// The tag, and what each fixed scanner heard of it in its latest window ending in
-    /// `from...until` (scanners that are not placed are left out), with each scanner's
-    /// placement and receive offset in use.
+    /// `from...until` (scanners that are not placed are left out), among the sightings stored up
+    /// to ID `storedUpTo` (all when nil), with each scanner's placement and receive offset in use.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
-    package func hearings(of tagID: Int64, from: Date, until: Date) async throws -> (Tag, [FixedScannerHearing]) {
-        try await read { db in
+    package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil) async throws -> (Tag, [FixedScannerHearing]) {
+        let upTo = storedUpTo ?? Int64.max
+        return try await read { db in
             let tag = try Self.tagRecord(tagID, in: db).tag()
             let rows = try Row.fetchAll(db, sql: """
                 SELECT s.scanner_id, s.median_rssi, p.floor_id, p.x, p.y, p.height, p.path_loss_exponent,
@@ -80,11 +84,11 @@ extension AppDatabase {
                 WHERE s.tag_id = ? AND s.window_end_ms BETWEEN ? AND ?
                   AND s.id = (
                     SELECT s2.id FROM sighting s2
-                    WHERE s2.tag_id = s.tag_id AND s2.scanner_id = s.scanner_id AND s2.window_end_ms BETWEEN ? AND ?
+                    WHERE s2.tag_id = s.tag_id AND s2.scanner_id = s.scanner_id AND s2.window_end_ms BETWEEN ? AND ? AND s2.id <= ?
                     ORDER BY s2.window_end_ms DESC, s2.id DESC LIMIT 1
                   )
                 ORDER BY s.scanner_id
-                """, arguments: [tagID, from.milliseconds, until.milliseconds, from.milliseconds, until.milliseconds])
+                """, arguments: [tagID, from.milliseconds, until.milliseconds, from.milliseconds, until.milliseconds, upTo])
             let hearings = rows.map { row in
                 FixedScannerHearing(
                     scanner: row["scanner_id"], floorID: row["floor_id"], x: row["x"], y: row["y"], height: row["height"],

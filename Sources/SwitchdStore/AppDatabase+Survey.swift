@@ -47,14 +47,22 @@ package struct SurveySnapshot: ~Copyable {
     package let locations: [Location]
     fileprivate let db: Database
 
+    /// Readings of a walk survey still under way are not at their place yet: they are stored at
+    /// the walk's start until it arrives (``WalkPlacement``).
+    private static let notOnAWalkUnderWay = """
+        NOT EXISTS (SELECT 1 FROM walk WHERE walk.scanner_id = measurement.scanner_id
+                    AND walk.revision = measurement.revision AND walk.state = 'walking')
+        """
+
     /// Calls `body` with every survey reading of a location that still exists, one at a time,
-    /// without holding them all in memory.
+    /// without holding them all in memory, leaving out those of a walk survey under way.
     ///
     /// - Throws: what `body` throws; ``StoreError/corruptRow(_:)`` for a row switchd would not write.
     package func forEachReading(_ body: (SurveyReading) throws -> Void) throws {
         typealias Columns = MeasurementRecord.Columns
         let records = try MeasurementRecord
             .filter(Columns.mode == ScanMode.survey.rawValue && Columns.locationID != nil)
+            .filter(sql: Self.notOnAWalkUnderWay)
             .fetchCursor(db)
         while let record = try records.next() {
             if let reading = try record.surveyReading() {

@@ -26,16 +26,23 @@ package struct AppDatabase: Sendable {
         return writer
     }
 
+    /// Checkpoints the WAL off the commit path, when the database was opened with one
+    /// (``open(stateDirectory:checkpointsInBackground:)``); its `run` is the caller's to start.
+    /// Always nil on PostgreSQL, which has no WAL of the store's to checkpoint.
+    package let checkpointer: WALCheckpointer?
+
     /// Opens `writer` and brings its schema up to date.
     ///
     /// - Throws: when a migration fails; the database is then left as it was before that migration.
-    package init(_ writer: any DatabaseWriter) throws {
+    package init(_ writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil) throws {
         backend = .sqlite(writer)
+        self.checkpointer = checkpointer
         try Self.migrator.migrate(writer)
     }
 
     init(backend: Backend) {
         self.backend = backend
+        checkpointer = nil
     }
 
     /// An empty database in memory, for tests.
@@ -47,12 +54,15 @@ package struct AppDatabase: Sendable {
     /// `synchronous = FULL`, so an acknowledged batch survives a power cut: scanners delete their
     /// spooled copy once they have the receipt. A write waits up to 5 s for another process's
     /// (`switchd token` while switchd runs) instead of failing at once.
-    package static func configuration() -> Configuration {
+    /// With a `checkpointer`, every connection reports its commits to it instead of
+    /// checkpointing the WAL itself (``WALCheckpointer``).
+    package static func configuration(checkpointer: WALCheckpointer? = nil) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            checkpointer?.watch(db)
         }
         return configuration
     }

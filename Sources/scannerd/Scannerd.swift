@@ -8,7 +8,6 @@ import Glibc
 import Logging
 import Positioning
 import ScanContract
-import ServiceLifecycle
 
 /// scannerd wired together: the spool, the uploader, the position poster, the radio-map
 /// refresher, the scan controller, the switch watcher, the counter reporter, with `--listen` the
@@ -20,7 +19,7 @@ import ServiceLifecycle
 /// reverse order: systemd hears `STOPPING=1`, the watcher stops listening, the controller ends
 /// the scan session, the uploader stops, and the spool seals the open batch to disk last.
 struct Scannerd {
-    let services: [any Service]
+    let services: [any DaemonService]
     let spool: Spool
     let events: EventLog
     /// What the real radios have done; zero with the simulated source.
@@ -59,7 +58,7 @@ struct Scannerd {
             baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
         )
         var radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
-        var listening: (fanOut: BLEFanOut, role: any Service, watchLists: AsyncStream<[TagIdentity]>.Continuation)?
+        var listening: (fanOut: BLEFanOut, role: any DaemonService, watchLists: AsyncStream<[TagIdentity]>.Continuation)?
         if configuration.listen.enabled {
             if let ble = radio.ble {
                 let fanOut = BLEFanOut(source: ble, logger: logger)
@@ -90,7 +89,7 @@ struct Scannerd {
             positions: positionContinuation, events: events, logger: logger
         )
         let heartbeat = ScanHeartbeat(clock: clock)
-        var services: [any Service] = [
+        var services: [any DaemonService] = [
             spool,
             Uploader(spool: spool, api: api, events: events, logger: logger, counters: counters, clock: clock),
             PositionPoster(positions: positions, api: api, logger: logger, clock: clock),
@@ -128,10 +127,7 @@ struct Scannerd {
 
     /// Runs until SIGTERM or SIGINT (graceful: the open batch is sealed) or until a service fails.
     func run() async throws {
-        let group = ServiceGroup(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger
-        )
-        try await group.run()
+        try await DaemonServiceGroup(services: services, logger: logger).run()
     }
 
     /// `url` without any user or password in it: `systemctl status` shows the status line to anyone.

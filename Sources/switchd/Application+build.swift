@@ -20,6 +20,7 @@ import SwitchdStore
 ///     with ``FeedSource/follow(after:)`` of ``AppDatabase/presenceEventSource(matching:feed:)``).
 ///   - clock: the long-polls, the switch deadlines, the `away` timer, webhook retries and the
 ///     watchdog pings wait on it.
+///   - wallClock: the time of day batches are received and walk surveys start and arrive at.
 ///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
 ///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
 ///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
@@ -39,6 +40,7 @@ func buildApplication(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     feeds: Feeds = Feeds(),
     clock: any Clock<Duration> = ContinuousClock(),
+    wallClock: WallClock = .system,
     tls: NIOSSLContext? = nil,
     mqttTLS: NIOSSLContext? = nil,
     mqttStatus: MQTTStatus? = nil,
@@ -55,8 +57,8 @@ func buildApplication(
     )
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, connections: connections,
-        expectedErrors: expectedErrors
+        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections,
+        expectedErrors: expectedErrors, wallClock: wallClock
     )
     var app = Application(
         router: router,
@@ -73,6 +75,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    if let checkpointer = database.checkpointer {
+        app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
+    }
     if let keep = settings.keepHistory {
         app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
     }
@@ -85,12 +90,12 @@ func buildApplication(
     if let presenceRelay = mqtt.presenceRelay {
         app.addServices(presenceRelay)
     }
-    app.addServices(SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger))
+    app.addServices(DaemonServiceAdapter(service: SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger)))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
     if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
         (try? await database.ping()) != nil
     }) {
-        app.addServices(watchdog)
+        app.addServices(DaemonServiceAdapter(service: watchdog))
     }
     return app
 }
@@ -114,14 +119,15 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes (`logger` for what they log outside a request; `expectedErrors` for the radio map's; `connections` to
+/// Every controller's routes (`logger` for what they log outside a request; `mqttOutbox` for what a scanner's delete sends the broker; `expectedErrors` for the radio map's; `connections` to
 /// refuse requests on overflow connections, see ``OverloadMiddleware``), behind the metrics, response-header, error, body-limit and auth middleware. A route
 /// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
     settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
-    connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates()
+    mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
+    wallClock: WallClock = .system
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -140,6 +146,7 @@ func buildRouter(
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database, hub: hub).addRoutes(to: router)
+    ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: router)
     let switchWrites = SwitchWritesWaiting()
     SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
@@ -148,9 +155,10 @@ func buildRouter(
     FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
+    WalksController(database: database, hub: hub, wallClock: wallClock).addRoutes(to: router)
     MeasurementsController(
         database: database, ingest: IngestCoalescer(database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: logger), hub: hub,
-        feed: feeds.measurements, stored: metrics.measurementsStored
+        feed: feeds.measurements, stored: metrics.measurementsStored, wallClock: wallClock
     ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
         .addRoutes(to: router)
@@ -161,7 +169,7 @@ func buildRouter(
     GeoreferenceController(database: database).addRoutes(to: router)
     RoomLinksController(database: database).addRoutes(to: router)
     EmittersController(database: database).addRoutes(to: router)
-    BeaconsController(database: database).addRoutes(to: router)
+    BeaconsController(database: database, hub: hub).addRoutes(to: router)
     LinksController(database: database).addRoutes(to: router)
     RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
     PositionsController(database: database, feed: feeds.positions, stored: metrics.positionsStored).addRoutes(to: router)
@@ -172,11 +180,14 @@ func buildRouter(
     WebhooksController(database: database).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
-    TagsController(database: database, tracker: tracker, hub: hub).addRoutes(to: router)
+    let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
+        if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
+    }
+    TagsController(database: database, tracker: tracker, hub: hub, windows: windows).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
-    SightingsController(database: database, tracker: tracker, feeds: feeds).addRoutes(to: router)
-    PlacementsController(database: database).addRoutes(to: router)
+    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
+    PlacementsController(database: database, hub: hub).addRoutes(to: router)
     DashboardController(database: database).addRoutes(to: router)
     return router
 }

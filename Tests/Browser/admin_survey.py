@@ -1,6 +1,6 @@
 """The admin page in a real headless Chromium against a real switchd and a scannerd on the
 simulated radio: sign in, floor and room, plan upload, scale, survey of two locations, link,
-route, locate. Run by scripts/browser-test, which starts the daemons and passes:
+route, locate, a walk survey between the two locations. Run by scripts/browser-test, which starts the daemons and passes:
 
   FLOORSCAN_URL           switchd's base URL
   FLOORSCAN_TOKEN_FILE    <state-dir>/admin.token (used when it exists, else any token)
@@ -427,6 +427,42 @@ def run(page, workdir):
     page.wait("a failed delivery listed", failure_listed, timeout=60)
     print(f"    {page.text('webhook-failures').splitlines()[0]}")
     page.shot("integrations", show="integrations-h")
+
+    print("==> a walk survey from the first location to the second")
+    page.tool("select")
+    driver.find_element(By.XPATH, f"//ul[@id='location-list']/li[@data-location-id='{locations[0]['id']}']//button[text()='Choose']").click()
+    page.wait("the walk's start chosen", lambda: page.text("chosen-location") == locations[0]["name"])
+    Select(page.by_id("walk-to")).select_by_value(str(locations[1]["id"]))
+    page.by_id("walk-start").click()
+    page.wait("the walk under way", lambda: "Walking" in page.text("walk-text"))
+    walk = next(w for w in api("GET", "/v1/walks") if w["state"] == "walking")
+
+    def walk_cycles():
+        stored = api("GET", f"/v1/measurements?location={locations[0]['id']}&limit=1000")["items"]
+        return {m.get("scan") for m in stored if m["switchRevision"] == walk["switchRevision"]}
+
+    page.wait("two scan cycles of the walk stored", lambda: len(walk_cycles()) >= 2, timeout=90)
+    page.shot("walk-under-way", show="walk-text")
+    page.by_id("walk-arrived").click()
+    page.wait("the walk's points placed", lambda: "points placed" in page.text("status") and "Not walking" in page.text("walk-text"))
+    placed = int(page.text("status").split(" points placed")[0].split()[-1])
+    # The scanner's last upload may come after the arrival: switchd places it then, as more points.
+    done = api("GET", f"/v1/walks/{walk['id']}")
+    points = [l for l in api("GET", f"/v1/locations?floor={floor['id']}") if l.get("walkID") == walk["id"]]
+    if done["state"] != "done" or placed < 1 or done["points"] < placed or len(points) != done["points"]:
+        raise Failure(f"walk after arrival: {done} (the page said {placed} points), its points {points}")
+    ax, ay, bx, by = done["startX"], done["startY"], done["endX"], done["endY"]
+    for point in points:  # on the segment between the two locations
+        cross = (bx - ax) * (point["y"] - ay) - (by - ay) * (point["x"] - ax)
+        if abs(cross) > 1e-6 * math.hypot(bx - ax, by - ay) or not min(ax, bx) <= point["x"] <= max(ax, bx):
+            raise Failure(f"walk point off the segment: {point}")
+    page.wait("the walk points on the plan", lambda: page.js("return document.querySelectorAll('#plan .location').length") >= 2 + placed)
+    if len(page.location_items()) != 2:
+        raise Failure("walk points are listed among the locations")
+    print(f"    {page.text('status')}")
+    page.shot("walk-arrived", show="walk-text")
+    # The later steps (and the visitor test after this one) expect the two spot-surveyed locations only.
+    api("DELETE", f"/v1/walks/{walk['id']}")
 
     print("==> a destructive action asks first")
     driver.find_element(By.XPATH, "//ul[@id='room-list']/li//button[text()='Clear data…']").click()

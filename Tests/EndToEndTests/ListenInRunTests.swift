@@ -12,15 +12,10 @@ import Testing
 @Suite("End to end: scannerd run surveys and listens", .serialized)
 struct ListenInRunTests {
     @Test func oneRunProcessSurveysAndForwardsOnlyTheWatchedTag() async throws {
-        let folder = try TemporaryFolder("e2e-listen")
-        defer { folder.remove() }
-        let switchd = try await SwitchdInstance.start(in: folder)
-        defer { switchd.process.signal(SIGKILL) }
-        let api = switchd.adminClient()
-        let floor = try await api.createFloor("Ground")
-        let room = try await api.createRoom("Bike store", floor: floor)
-        let spot = try await api.createLocation(in: room, x: 20, y: 10)
-        let scannerd = try await ScannerdInstance.start(in: folder, switchd: switchd, arguments: [
+        let site = try await TrackingSite.start("e2e-listen", locationAt: 20, 10)
+        defer { site.stop() }
+        let (api, spot) = (site.api, site.location)
+        let scannerd = try await ScannerdInstance.start(in: site.folder, switchd: site.switchd, arguments: [
             "--listen", "--sim-wifi-scan-ms", "200", "--sim-tag", "21,10", "--sim-tag", "19,10",
         ])
         defer { scannerd.process.signal(SIGKILL) }
@@ -39,10 +34,7 @@ struct ListenInRunTests {
         #expect(scannerd.events().filter { $0.event == "sightings" }.isEmpty, "nothing watched, nothing forwarded")
 
         let watched = SimulatedFloor.MovingTag.demo(walking: .standing(PlanPoint(x: 21, y: 10)), minor: 1)
-        let tag = try await api.call(
-            "POST", "/v1/tags", json: NewTag(name: "Bike", identity: .iBeacon(watched.ble.beacon), txPower: watched.ble.txPower),
-            as: ScanContract.Tag.self
-        )
+        let tag = try await site.registerTag(NewTag(name: "Bike", identity: .iBeacon(watched.ble.beacon), txPower: watched.ble.txPower))
         let forwarded = try await scannerd.waitForEvents(atLeast: 2) { $0.event == "sightings" && ($0.stored ?? 0) > 0 }
 
         // Scanning again while listening: the session takes the shared loop, the role goes on.

@@ -15,42 +15,29 @@ struct TrackThroughScannerdTests {
     /// Mean error the positions stay within, metres: the demo tag's 2 dB of shadowing, three
     /// scanners around a 12 m × 10 m room, 1 s windows of 5 advertisements, a slow walk.
     static let bound = 1.5
-    /// About three a window: each scanner's batch gives one.
-    static let positions = 120
+    /// One a window: switchd locates the tag once per window, when the window closes.
+    static let positions = 40
     static let walk = Trajectory.walking([PlanPoint(x: 2, y: 2), PlanPoint(x: 10, y: 2), PlanPoint(x: 10, y: 7), PlanPoint(x: 3, y: 7)], metresPerSecond: 0.5)
     static let spots = [PlanPoint(x: 0, y: 0), PlanPoint(x: 12, y: 0), PlanPoint(x: 6, y: 10)]
 
     @Test func threeTrackingScannersLocateAWalkingTagAndItsMissingEventIsRaised() async throws {
-        let folder = try TemporaryFolder("e2e-track")
-        defer { folder.remove() }
-        let switchd = try await SwitchdInstance.start(in: folder)
-        defer { switchd.process.signal(SIGKILL) }
-        let api = switchd.adminClient()
-        let floor = try await api.createFloor("Ground")
-        let room = try await api.createRoom("Bike store", floor: floor)
-        _ = try await api.createLocation(in: room, x: 6, y: 5)
+        let site = try await TrackingSite.start("e2e-track", locationAt: 6, 5)
+        defer { site.stop() }
+        let (api, switchd, floor, room) = (site.api, site.switchd, site.floor, site.room)
         // The simulation is flat: antennas at the tag's height, the exponent it uses.
         for (index, spot) in Self.spots.enumerated() {
-            let id = try ScannerID("fixed-\(index)")
-            _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: id), as: ScanContract.Scanner.self)
-            _ = try await api.call(
-                "PUT", "/v1/scanners/\(id)/placement",
-                json: NewScannerPlacement(floorID: floor.id, x: spot.x, y: spot.y, height: 1, pathLossExponent: 2), as: ScannerPlacement.self
-            )
+            try await site.placeScanner("fixed-\(index)", at: spot.x, spot.y)
         }
         let simulated = SimulatedFloor.MovingTag.demo(walking: Self.walk)
         let identity = TagIdentity.iBeacon(simulated.ble.beacon)
-        let tag = try await api.call(
-            "POST", "/v1/tags", json: NewTag(name: "Bike", identity: identity, txPower: simulated.ble.txPower, missing: true, height: 1),
-            as: ScanContract.Tag.self
-        )
+        let tag = try await site.registerTag(NewTag(name: "Bike", identity: identity, txPower: simulated.ble.txPower, missing: true, height: 1))
         let stream = EventStreamClient(url: switchd.baseURL.appendingPathComponent("v1/tags/\(tag.id)/positions/stream"), token: switchd.adminToken)
         defer { stream.close() }
 
         var scanners: [TrackingScanner] = []
         for (index, spot) in Self.spots.enumerated() {
             scanners.append(try await TrackingScanner.start(
-                in: folder, switchd: switchd, scannerID: "fixed-\(index)", standing: spot.x, spot.y,
+                in: site.folder, switchd: switchd, scannerID: "fixed-\(index)", standing: spot.x, spot.y,
                 arguments: ["--sim-tag", Self.walkText, "--sim-seed", "\(index + 1)"]
             ))
         }
@@ -59,10 +46,10 @@ struct TrackThroughScannerdTests {
         let events = try await stream.waitForEvents(Self.positions, timeout: .seconds(120))
         let positions = try events.filter { $0.event == "tagPosition" }
             .map { try JSONCoding.decoder().decode(TagPosition.self, from: Data($0.data.utf8)) }
-        // switchd locates the tag on every batch; a window's position is the one computed once the
-        // last scanner reported it. Scored where all three heard it, against where the tag was in
-        // the middle of the window.
-        let windows = Dictionary(grouping: positions, by: \.time).values.compactMap { $0.max { $0.id < $1.id } }
+        // switchd locates the tag once per window, from every scanner's post of it. Scored where
+        // all three heard it, against where the tag was in the middle of the window.
+        #expect(Set(positions.map(\.time)).count == positions.count, "one position per window")
+        let windows = positions
         let errors = windows.filter { $0.scannersHeard == 3 }.map { position in
             let truth = simulated.position(at: position.time.addingTimeInterval(-0.5))
             return PlanPoint(x: position.x, y: position.y).distance(to: truth)

@@ -29,6 +29,10 @@ import Testing
                 "v4-tag-presence-events",
                 "v4-emitter-summary",
                 "v4-tag-events-in-presence",
+                "v4-scanner-delete",
+                "v4-history-indexes",
+                "v4-walk-survey",
+                "v4-emitter-summary-by-batch",
             ])
         }
     }

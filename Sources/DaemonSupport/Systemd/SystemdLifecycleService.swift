@@ -1,10 +1,9 @@
 import Logging
-import ServiceLifecycle
 
 /// Says `STOPPING=1` to systemd when graceful shutdown reaches it, and optionally `READY=1` with a
 /// status line as soon as it runs. Put it last in a service group so that it runs once every
 /// other service has started and hears of shutdown first.
-public struct SystemdLifecycleService: Service, CustomStringConvertible {
+public struct SystemdLifecycleService: DaemonService, CustomStringConvertible {
     let notifier: SystemdNotifier
     /// Sent with `READY=1` when the service starts; nil when readiness is said elsewhere
     /// (switchd says it once its socket listens).
@@ -25,7 +24,7 @@ public struct SystemdLifecycleService: Service, CustomStringConvertible {
         if let readyStatus {
             send([.ready, .status(readyStatus)])
         }
-        try? await gracefulShutdown()
+        try? await GracefulShutdown.wait()
         send([.stopping, .status("stopping")])
     }
 

@@ -9,7 +9,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
-import ServiceLifecycle
 
 /// Pings systemd's watchdog (`WATCHDOG=1`) at half the `WatchdogSec=` interval, but only while
 /// the daemon says it is healthy: when the check fails or hangs, the pings stop and systemd
@@ -17,7 +16,7 @@ import ServiceLifecycle
 ///
 /// Built only when systemd asked for a watchdog (see ``init(notifier:environment:logger:isHealthy:)``);
 /// runs until graceful shutdown or cancellation.
-public struct WatchdogService: Service, CustomStringConvertible {
+public struct WatchdogService: DaemonService, CustomStringConvertible {
     public let interval: Duration
     let notifier: SystemdNotifier
     let logger: Logger
@@ -56,7 +55,7 @@ public struct WatchdogService: Service, CustomStringConvertible {
     public func run() async throws {
         logger.info("systemd watchdog on", metadata: ["pingEvery": "\(interval)"])
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 while true {
                     await pingIfHealthy()
                     try await clock.sleep(for: interval)

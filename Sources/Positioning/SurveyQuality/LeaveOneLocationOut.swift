@@ -27,15 +27,23 @@ public struct LeaveOneLocationOut<Key: Hashable & Comparable & Sendable>: Sendab
     }
 
     /// The outcome per location ID of `records` that carry one; records without an ID stay in
-    /// every map and are never left out. Empty when fewer than two locations carry samples
-    /// (nothing would be left to locate against).
+    /// every map and are never left out. Locations that `groups` maps to one group (the points of
+    /// one walk survey) are left out together, as one unit; the others are units of their own.
+    /// Empty when fewer than two units carry samples (nothing would be left to locate against).
     public func outcomes(
-        of records: [FingerprintRecord<Key>], locator: ([FingerprintRecord<Key>]) -> any WiFiLocator<Key>
+        of records: [FingerprintRecord<Key>], groups: [Int64: Int64] = [:],
+        locator: ([FingerprintRecord<Key>]) -> any WiFiLocator<Key>
     ) -> [Int64: Outcome] {
         let locationIDs = Set(records.compactMap(\.locationID)).sorted()
-        guard locationIDs.count >= 2 else { return [:] }
-        let folds = min(locationIDs.count, maximumFolds)
-        let foldOf = Dictionary(uniqueKeysWithValues: locationIDs.enumerated().map { ($0.element, $0.offset % folds) })
+        // A unit is named by its smallest location ID, so units deal into folds in ID order.
+        var firstOfGroup: [Int64: Int64] = [:]
+        for id in locationIDs { if let group = groups[id], firstOfGroup[group] == nil { firstOfGroup[group] = id } }
+        let unitOf = { (id: Int64) in groups[id].flatMap { firstOfGroup[$0] } ?? id }
+        let units = Set(locationIDs.map(unitOf)).sorted()
+        guard units.count >= 2 else { return [:] }
+        let folds = min(units.count, maximumFolds)
+        let foldOfUnit = Dictionary(uniqueKeysWithValues: units.enumerated().map { ($0.element, $0.offset % folds) })
+        let foldOf = Dictionary(uniqueKeysWithValues: locationIDs.map { ($0, foldOfUnit[unitOf($0)] ?? 0) })
         var outcomes: [Int64: Outcome] = [:]
         for fold in 0..<folds {
             let inFold = { (record: FingerprintRecord<Key>) in record.locationID.map { foldOf[$0] == fold } ?? false }

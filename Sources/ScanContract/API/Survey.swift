@@ -80,14 +80,17 @@ public struct Location: Codable, Hashable, Sendable {
     /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`).
     public var latitude: Double?
     public var longitude: Double?
+    /// Present on a walk point: the walk survey (``Walk``) that made this location for one scan cycle.
+    public var walkID: Int64?
 
-    public init(id: Int64, roomID: Int64, floorID: Int64, name: String, x: Double, y: Double) {
+    public init(id: Int64, roomID: Int64, floorID: Int64, name: String, x: Double, y: Double, walkID: Int64? = nil) {
         self.id = id
         self.roomID = roomID
         self.floorID = floorID
         self.name = name
         self.x = x
         self.y = y
+        self.walkID = walkID
     }
 }
 

@@ -26,11 +26,20 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     public var stoppedBy: StopReason?
     /// The Wi-Fi readings the scanner keeps; nil keeps them all.
     public var allowList: ScanAllowList?
-    /// The tags a scanner with the listening role forwards sightings of (``WatchedTags``): every
-    /// registered tag's identity, filled in by switchd where a scanner reads its switch (`GET
-    /// /v1/scanners/{id}/switch`), absent elsewhere. Not part of a revision: adding a tag changes
-    /// it without making one. Nil (a switchd that does not say): nothing is forwarded.
+    /// The identities a scanner with the listening role forwards sightings of (``WatchedTags``):
+    /// every registered tag's, then, for a placed scanner, those of the registered beacons of its
+    /// building, nearest first (their sightings calibrate its receive offset). Filled in by
+    /// switchd where a scanner reads its switch (`GET /v1/scanners/{id}/switch?watched=`), absent
+    /// elsewhere. Not part of a revision: adding a tag or a beacon changes it without making one.
+    /// Nil (a switchd that does not say): nothing is forwarded.
     public var watchedTags: [TagIdentity]?
+    /// How many identities switchd left off ``watchedTags`` to keep the answer within
+    /// ``answerLimit`` (the farthest beacons first, then the newest tags); nil when none was.
+    public var watchedLeftOut: Int?
+
+    /// The most bytes of a switch answer a scanner reads; a longer answer is refused whole, so
+    /// switchd shortens the watched list to fit (``WatchedTags/fitting(_:in:)``).
+    public static let answerLimit = 64 * 1024
 
     public init(
         scannerID: ScannerID, scanning: Bool = false, mode: ScanMode = .locate, roomID: Int64? = nil,

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The tags a listening scanner forwards, as switchd pushes them with the switch
 /// (``ScanSwitch/watchedTags``). A scanner long-polling its switch sends the ``digest(of:)`` of
 /// the list it holds (`?watched=`); switchd answers as soon as its own list has another digest,
@@ -15,5 +21,33 @@ public enum WatchedTags {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `scanSwitch` with ``ScanSwitch/watchedTags`` set to the longest prefix of `identities`
+    /// (in their order of priority) whose JSON keeps the whole switch within
+    /// ``ScanSwitch/answerLimit``, and ``ScanSwitch/watchedLeftOut`` to the number left off (nil
+    /// when all fit). Identities repeated in `identities` are sent once.
+    ///
+    /// - Throws: `EncodingError` when an identity or the switch cannot be encoded as JSON.
+    public static func fitting(_ identities: [TagIdentity], in scanSwitch: ScanSwitch) throws -> ScanSwitch {
+        var seen = Set<String>()
+        let unique = identities.filter { seen.insert($0.key).inserted }
+        let encoder = JSONCoding.encoder()
+        var empty = scanSwitch
+        empty.watchedTags = []
+        // The count as its longest: what is left off can only be fewer.
+        empty.watchedLeftOut = unique.count
+        var room = ScanSwitch.answerLimit - (try encoder.encode(empty).count)
+        var kept: [TagIdentity] = []
+        for identity in unique {
+            // Each entry takes its JSON and a comma (one comma too many: a byte of slack).
+            room -= try encoder.encode(identity).count + 1
+            guard room >= 0 else { break }
+            kept.append(identity)
+        }
+        var fitted = scanSwitch
+        fitted.watchedTags = kept
+        fitted.watchedLeftOut = kept.count < unique.count ? unique.count - kept.count : nil
+        return fitted
     }
 }

@@ -73,7 +73,8 @@ public struct SightingReceipt: Codable, Hashable, Sendable {
     public var stored: Int
     /// Sightings of identities neither registered as a tag nor as a beacon, dropped.
     public var ignored: Int
-    /// Tag positions computed from this batch.
+    /// The positions of the windows this batch closed: earlier windows of the tags it reports
+    /// (switchd locates a tag once per window, when the window closes).
     public var positions: [TagPosition]
 
     public init(stored: Int, ignored: Int, positions: [TagPosition]) {

@@ -25,6 +25,10 @@ extension AppDatabase {
             ("v4-tag-presence-events", SchemaTagPresence.missingTagEvents),
             ("v4-emitter-summary", SchemaEmitterSummary.emitterCells),
             ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
+            ("v4-scanner-delete", SchemaScannerDelete.scannerDelete),
+            ("v4-history-indexes", SchemaHistoryIndexes.indexes),
+            ("v4-walk-survey", SchemaWalkSurvey.walks),
+            ("v4-emitter-summary-by-batch", SchemaEmitterSummaryByBatch.dropInsertTrigger),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

@@ -11,9 +11,13 @@ struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
     var name: String
     var x: Double
     var y: Double
+    /// Set on a walk point, by ``AppDatabase`` walk placement only.
+    var walkID: Int64?
+    /// On a walk point: the scan cycle it was made for.
+    var walkScan: Int?
 
     enum CodingKeys: String, CodingKey {
-        case id, roomID = "room_id", name, x, y
+        case id, roomID = "room_id", name, x, y, walkID = "walk_id", walkScan = "walk_scan"
     }
 
     enum Columns {
@@ -21,15 +25,17 @@ struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
         static let roomID = Column(CodingKeys.roomID)
     }
 
-    init(roomID: Int64, name: String, x: Double, y: Double) {
+    init(roomID: Int64, name: String, x: Double, y: Double, walkID: Int64? = nil, walkScan: Int? = nil) {
         self.roomID = roomID
         self.name = name
         self.x = x
         self.y = y
+        self.walkID = walkID
+        self.walkScan = walkScan
     }
 
     func location(floorID: Int64) -> Location {
-        Location(id: id ?? 0, roomID: roomID, floorID: floorID, name: name, x: x, y: y)
+        Location(id: id ?? 0, roomID: roomID, floorID: floorID, name: name, x: x, y: y, walkID: walkID)
     }
 
     /// Locations with their room's floor, ordered by ID. `filter` is an SQL condition on

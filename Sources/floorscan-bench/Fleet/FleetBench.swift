@@ -36,6 +36,8 @@ struct FleetBench {
         var idleFlipsRefused: Int
         var loadCorePercent: Double
         var loadFlips: Stats
+        /// Of the flips under load: from sending the PATCH to its answer (the switch stored).
+        var loadFlipsAnswered: Stats
         var loadFlipsMissed: Int
         var loadFlipsRefused: Int
         var counts: FleetTally.Counts
@@ -94,7 +96,7 @@ struct FleetBench {
             let idleEnd = try ProcessUsage.read(pid: switchd.process.pid)
             let idleCore = corePercent(from: idleStart, to: idleEnd, over: Double(idleSeconds))
             print("fleet of \(scanners): \(flips) flips while idle …")
-            let (idleFlips, idleMissed, idleRefused) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
+            let (idleFlips, _, idleMissed, idleRefused) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
 
             print("fleet of \(scanners): uploading \(readings) readings every \(interval) per scanner …")
             for scanner in fleet {
@@ -114,7 +116,7 @@ struct FleetBench {
             tally.measuring.store(false, ordering: .relaxed)
             let loadEnd = try ProcessUsage.read(pid: switchd.process.pid)
             let loadCore = corePercent(from: loadStart, to: loadEnd, over: milliseconds(from: loadClock, to: DispatchTime.now().uptimeNanoseconds) / 1000)
-            let (loadFlips, loadMissed, loadRefused) = try await flipping.value
+            let (loadFlips, loadAnswered, loadMissed, loadRefused) = try await flipping.value
             try await Task.sleep(for: .seconds(5))
             tally.acking.store(false, ordering: .relaxed)
             let counts = tally.snapshot
@@ -130,7 +132,7 @@ struct FleetBench {
             return Result(
                 scanners: scanners, readings: readings, interval: interval, openFileLimit: openFileLimit, setupSeconds: setupSeconds,
                 idleCorePercent: idleCore, idleFlips: Stats(idleFlips), idleFlipsMissed: idleMissed, idleFlipsRefused: idleRefused,
-                loadCorePercent: loadCore, loadFlips: Stats(loadFlips), loadFlipsMissed: loadMissed, loadFlipsRefused: loadRefused,
+                loadCorePercent: loadCore, loadFlips: Stats(loadFlips), loadFlipsAnswered: Stats(loadAnswered), loadFlipsMissed: loadMissed, loadFlipsRefused: loadRefused,
                 counts: counts, postLatency: Stats(counts.postLatencies), storedByServer: stored,
                 residentBytes: usage.residentBytes, peakResidentBytes: usage.peakResidentBytes, openDescriptors: usage.openDescriptors,
                 switchdAlive: alive, healthAfter: health, shedding: shedding
@@ -186,13 +188,15 @@ struct FleetBench {
 
     /// `count` flips, one at a time, each of a random scanner's switch to its other location,
     /// timed from sending the PATCH to that scanner's long-poll answering with the new revision;
-    /// `every` apart. Returns the times (ms) and how many never arrived within 30 s; a flip
+    /// `every` apart. Returns the times (ms), the times from the PATCH to its answer, and how
+    /// many never arrived within 30 s; a flip
     /// still refused (503/429, or its connection closed) after three tries, as by a switchd out
     /// of descriptors, counts as missed and refused.
     private func flip(
         _ count: Int, every: Duration, fleet: [SimulatedScanner], locations: [Int64], _ http: FleetHTTP, admin: String, log: FlipLog
-    ) async throws -> (times: [Double], missed: Int, refused: Int) {
+    ) async throws -> (times: [Double], answered: [Double], missed: Int, refused: Int) {
         var times: [Double] = []
+        var answered: [Double] = []
         var missed = 0
         var refused = 0
         for _ in 0..<count {
@@ -215,6 +219,7 @@ struct FleetBench {
                 continue
             }
             guard answer.status == 200 else { throw HarnessError("flip answered \(answer.status)") }
+            answered.append(milliseconds(from: sent, to: DispatchTime.now().uptimeNanoseconds))
             scanner.atFirstLocation.store(toFirst, ordering: .relaxed)
             let revision = try JSONCoding.decoder().decode(ScanSwitch.self, from: answer.body).revision
             if let arrived = await log.arrival(scanner: scanner.index, revision: revision, timeout: .seconds(30)) {
@@ -224,6 +229,6 @@ struct FleetBench {
             }
             try await Task.sleep(for: every)
         }
-        return (times, missed, refused)
+        return (times, answered, missed, refused)
     }
 }

@@ -19,6 +19,7 @@ struct FleetReport {
             String(format: "idle, %d long-polls held: switchd CPU %.1f %% of a core   target < 5 %%", r.scanners, r.idleCorePercent),
             "flip → scanner, idle      (n=\(r.idleFlips.count), missed \(r.idleFlipsMissed), refused \(r.idleFlipsRefused))  p50 \(ms(r.idleFlips, 50))  p99 \(ms(r.idleFlips, 99))",
             "flip → scanner, under load (n=\(r.loadFlips.count), missed \(r.loadFlipsMissed), refused \(r.loadFlipsRefused))  p50 \(ms(r.loadFlips, 50))  p99 \(ms(r.loadFlips, 99))   target p99 < 100 ms",
+            "  of which the PATCH answered (switch stored)  p50 \(ms(r.loadFlipsAnswered, 50))  p99 \(ms(r.loadFlipsAnswered, 99))",
             String(format: "stored / offered: %d / %d readings = %.2f %%   target ≥ 99 %%", r.counts.stored, r.counts.offered, storedPercent),
             "upload latency (n=\(r.postLatency.count))  p50 \(ms(r.postLatency, 50))  p99 \(ms(r.postLatency, 99));  busy answers \(r.counts.busy), failed uploads \(r.counts.failed), failed long-polls \(r.counts.pollFailures)",
             String(format: "under load: switchd CPU %.1f %% of a core; RSS %.0f MB (peak %.0f MB); %d descriptors open", r.loadCorePercent,
@@ -38,6 +39,7 @@ struct FleetReport {
             "idleCorePercent": r.idleCorePercent, "loadCorePercent": r.loadCorePercent,
             "flipIdleP50Ms": r.idleFlips.percentile(50), "flipIdleP99Ms": r.idleFlips.percentile(99),
             "flipLoadP50Ms": r.loadFlips.percentile(50), "flipLoadP99Ms": r.loadFlips.percentile(99),
+            "flipLoadAnsweredP50Ms": r.loadFlipsAnswered.percentile(50), "flipLoadAnsweredP99Ms": r.loadFlipsAnswered.percentile(99),
             "storedPercent": storedPercent, "postP50Ms": r.postLatency.percentile(50), "postP99Ms": r.postLatency.percentile(99),
             "residentMB": Double(r.residentBytes) / 1e6, "peakResidentMB": Double(r.peakResidentBytes) / 1e6,
         ]

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Evaluation
 import Foundation
-import Harness
 
 /// `floorscan-evaluate select`: the third selection of the Wi-Fi method's settings, as
 /// docs/wifi-fingerprinting.md pre-registers it, on the `train` files of the fingerprint suite
@@ -14,15 +13,8 @@ struct SelectCommand: ParsableCommand {
         abstract: "Choose the Wi-Fi settings by cross-validation inside the suite's train files; prints a Markdown table."
     )
 
-    @Option(help: "The fingerprint-suite folder (default: fingerprint-suite in $FLOORSCAN_DATA or ../shared/data).")
-    var data: String = PublicData.path("fingerprint-suite")
-
-    @Option(help: "Only these datasets (folder names); repeat for several. Default: all eight, which the selection needs.")
-    var only: [String] = []
-
-    func validate() throws {
-        try SuiteDataset.checkNames(only)
-    }
+    /// `--data` and `--only`; the selection needs all eight datasets, the default.
+    @OptionGroup var suite: SuiteOptions
 
     func run() throws {
         let datasets = try load()
@@ -33,8 +25,8 @@ struct SelectCommand: ParsableCommand {
     /// Each chosen dataset's train file (and WiFine's `train_traj.csv`), cut into folds.
     /// - Throws: `UJIIndoorLocEvaluationError` naming a file that is missing, unreadable or malformed.
     func load() throws -> [SelectionDataset] {
-        try SuiteDataset.all.filter { only.isEmpty || only.contains($0.name) }.map { dataset in
-            let folder = "\(data)/\(dataset.name)"
+        try suite.chosen.map { dataset in
+            let folder = suite.folder(of: dataset)
             let exists = { FileManager.default.fileExists(atPath: $0) }
             guard let train = SuiteDataset.file("train", in: folder, exists: exists) else {
                 throw UJIIndoorLocEvaluationError(description: "\(folder): no train.csv or train.csv.gz")

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Harness
 import Positioning
 
 /// `floorscan-evaluate suite`: the default Wi-Fi method (the settings `ujiindoorloc` uses when given
@@ -15,11 +14,7 @@ struct SuiteCommand: ParsableCommand {
         abstract: "The default method over the whole fingerprint suite; prints one Markdown table."
     )
 
-    @Option(help: "The fingerprint-suite folder (default: fingerprint-suite in $FLOORSCAN_DATA or ../shared/data).")
-    var data: String = PublicData.path("fingerprint-suite")
-
-    @Option(help: "Only these datasets (folder names, e.g. TUT3); repeat for several. Default: all eight.")
-    var only: [String] = []
+    @OptionGroup var suite: SuiteOptions
 
     @Option(help: "Also write each dataset's full JSON report (as `ujiindoorloc` prints it) into this folder.")
     var reports: String?
@@ -31,7 +26,6 @@ struct SuiteCommand: ParsableCommand {
     var folds: Int = LeaveOneLocationOut<Int>().maximumFolds
 
     func validate() throws {
-        try SuiteDataset.checkNames(only)
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2, got \(folds)") }
     }
 
@@ -47,8 +41,8 @@ struct SuiteCommand: ParsableCommand {
     /// when they are not found.
     var chosenFiles: [(dataset: SuiteDataset, files: (train: String, test: String)?)] {
         let exists = { FileManager.default.fileExists(atPath: $0) }
-        return SuiteDataset.all.filter { only.isEmpty || only.contains($0.name) }.map { dataset in
-            let folder = "\(data)/\(dataset.name)"
+        return suite.chosen.map { dataset in
+            let folder = suite.folder(of: dataset)
             guard let train = SuiteDataset.file("train", in: folder, exists: exists),
                   let test = SuiteDataset.file("test", in: folder, exists: exists)
             else { return (dataset, nil) }

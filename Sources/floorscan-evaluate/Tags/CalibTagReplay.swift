@@ -90,4 +90,22 @@ struct CalibTagReplay {
         }
         return TagReplayScene(receivers: anchors, model: model, calibration: calibration, windows: windows)
     }
+
+    /// The training run cut into `folds` contiguous stretches for ``TagSettingsSelection``,
+    /// nothing of the test run read: each stretch held out is one track (its scans in order,
+    /// timed as the test run's are), the others the map.
+    func selectionPart(anchors: [TagReplayScene.Receiver], train: [Scan], folds: Int = 5) throws -> TagSettingsSelection.Part {
+        let scene = try scene(anchors: anchors, train: train, test: train)
+        let size = (train.count + folds - 1) / folds
+        return TagSettingsSelection.Part(
+            name: "BLE_calib2021 training run (\(folds) stretches)", receivers: anchors, model: scene.model,
+            folds: (0..<folds).map { f in
+                let held = (f * size)..<min((f + 1) * size, train.count)
+                let map = train.indices.filter { !held.contains($0) }.map { index in
+                    TagReplayScene.CalibrationPoint(x: train[index].x, y: train[index].y, z: scene.model.tagHeight, windows: [scene.windows[index].heard])
+                }
+                return TagSettingsSelection.Fold(map: map, tracks: [Array(scene.windows[held])])
+            }
+        )
+    }
 }

@@ -9,7 +9,10 @@ import ScanContract
 /// registered as a beacon and heard by the scanners, which gives switchd its fingerprint map and
 /// the samples it estimates every receive offset from. Without calibration each placement
 /// overrides the offset with 0. Then each window: every receiver that heard the tag posts its
-/// sighting (`POST /v1/sightings`), and the position in the last answer is scored against the truth.
+/// sighting (`POST /v1/sightings`). switchd locates the tag once per window, when it closes (the
+/// next window's first post closes it; the last window closes on switchd's clock), and stores
+/// the position: once every window is posted and the last one closed, the stored positions are
+/// read back and each window's is scored against the truth.
 struct TagReplayDriver {
     let client: APIClient
     /// Names this run's floor, scanners, tag and beacons, so runs share one switchd.
@@ -51,20 +54,24 @@ struct TagReplayDriver {
         )
         try await survey(scene, floorID: floor.id, scanners: scanners, uuid: uuid, txPower: txPower)
 
-        var errors: [Double] = []
+        var lastEnd: Date?
         for window in scene.windows {
             let end = Date(timeIntervalSince1970: window.end), start = end.addingTimeInterval(-window.length)
-            var latest: TagPosition?
             for (index, heard) in window.heard.sorted(by: { $0.key < $1.key }) {
                 guard let sighting = heard.sighting(of: tag.identity, from: start, to: end) else { continue }
-                let receipt = try await client.call(
+                _ = try await client.call(
                     "POST", "/v1/sightings", json: SightingBatch(scannerID: scanners[index], sightings: [sighting]), as: SightingReceipt.self
                 )
-                latest = receipt.positions.last ?? latest
+                lastEnd = end
             }
-            if let latest {
-                errors.append(((latest.x - window.truthX) * (latest.x - window.truthX) + (latest.y - window.truthY) * (latest.y - window.truthY)).squareRoot())
-            }
+        }
+        if let lastEnd { try await waitForWindow(ending: lastEnd, of: tag.id) }
+        var located: [Int64: TagPosition] = [:]
+        for position in try await storedPositions(of: tag.id) { located[Self.key(position.time)] = position }
+        var errors: [Double] = []
+        for window in scene.windows {
+            guard let position = located[Self.key(Date(timeIntervalSince1970: window.end))] else { continue }
+            errors.append(((position.x - window.truthX) * (position.x - window.truthX) + (position.y - window.truthY) * (position.y - window.truthY)).squareRoot())
         }
         var offsets: [String: Double] = [:]
         for (index, receiver) in scene.receivers.enumerated() {
@@ -72,6 +79,43 @@ struct TagReplayDriver {
         }
         return Result(errors: ErrorSummary(errors: errors), located: errors.count, windows: scene.windows.count, receiveOffsets: offsets)
     }
+
+    /// A time as the v1 JSON carries it (whole milliseconds, cut as ``JSONCoding`` writes them),
+    /// in milliseconds: a window's end as switchd stores it.
+    static func key(_ time: Date) -> Int64 {
+        let sent = JSONCoding.parseDate(JSONCoding.formatDate(time)) ?? time
+        return Int64((sent.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// Every position switchd stored for the tag, one per closed window, oldest first.
+    private func storedPositions(of tagID: Int64) async throws -> [TagPosition] {
+        var all: [TagPosition] = []
+        var cursor: String?
+        repeat {
+            let page = try await client.call(
+                "GET", "/v1/tags/\(tagID)/positions?limit=1000" + (cursor.map { "&cursor=\($0)" } ?? ""), as: Page<TagPosition>.self
+            )
+            all += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return all
+    }
+
+    /// Waits until switchd has closed the window ending at `end` (no later post closes the last
+    /// window: switchd does on its clock once its scanners fall quiet), reading the tag's latest
+    /// position; throws after ``lastWindowTimeout``.
+    private func waitForWindow(ending end: Date, of tagID: Int64) async throws {
+        let deadline = ContinuousClock.now + Self.lastWindowTimeout
+        while ContinuousClock.now < deadline {
+            let response = try await client.send("GET", "/v1/tags/\(tagID)/positions/latest")
+            if response.status == 200, Self.key(try response.decode(TagPosition.self).time) >= Self.key(end) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessError("switchd did not close the tag's last window (ending \(JSONCoding.formatDate(end))) within \(Self.lastWindowTimeout)")
+    }
+
+    /// Far longer than switchd's close delay (1.5 s) on a loaded machine.
+    static let lastWindowTimeout: Duration = .seconds(60)
 
     /// Registers every training point as a beacon (minor = its index, power = the tag's) and
     /// posts each scanner's windows of them, the first window of every point first, then the

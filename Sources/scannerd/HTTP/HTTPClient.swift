@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ScanContract
 
 /// One HTTP exchange, as scannerd needs it: small requests, whole bodies of a bounded size.
 struct HTTPRequest: Sendable {
@@ -23,8 +24,9 @@ struct HTTPRequest: Sendable {
     /// with ``HTTPAnswerTooLargeError`` as soon as it is known to be longer, having read at most this.
     var answerLimit: Int
 
-    /// Enough for anything of switchd's but the radio map: a switch, a receipt, an error, a position.
-    static let smallAnswerLimit = 64 * 1024
+    /// Enough for anything of switchd's but the radio map: a switch (switchd keeps its answers
+    /// within this, ``ScanSwitch/answerLimit``), a receipt, an error, a position.
+    static let smallAnswerLimit = ScanSwitch.answerLimit
 
     init(
         _ method: Method, _ url: URL, body: Data? = nil, headers: [String: String] = [:], timeout: Duration,

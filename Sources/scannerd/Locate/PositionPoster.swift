@@ -1,12 +1,12 @@
 import Logging
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 
 /// Posts the positions computed on the device to switchd, one at a time, in order. A position
 /// switchd refuses (4xx) is logged and dropped; one that cannot be delivered is retried with
 /// backoff. While switchd is away the newest ``queueLimit`` positions wait and older ones are
 /// dropped: integrators want where the scanner is now.
-struct PositionPoster: Service, CustomStringConvertible {
+struct PositionPoster: DaemonService, CustomStringConvertible {
     let positions: AsyncStream<NewPosition>
     let api: SwitchdAPI
     let logger: Logger
@@ -21,7 +21,7 @@ struct PositionPoster: Service, CustomStringConvertible {
     /// Ends at once on graceful shutdown, even mid-retry: positions still waiting are not worth
     /// delaying a stop for (they describe the past; measurements are what the spool keeps).
     func run() async {
-        try? await cancelWhenGracefulShutdown {
+        try? await GracefulShutdown.cancelling {
             var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
             for await position in positions {
                 while !Task.isCancelled {

@@ -63,9 +63,16 @@ actor Positioner {
         window.withLock { $0.add(.beacon(ble.beacon), rssi: reading.rssi, advertisedPower: ble.txPower, at: reading.time) }
     }
 
+    /// How many advertisements the BLE window holds now.
+    nonisolated var advertisementsKept: Int { window.withLock { $0.count } }
+
     /// Positions one completed scan cycle and hands the position on; records `positioned`.
     func cycleEnded(wifi readings: [RadioReading], revision: Int, at now: Date) async {
         maps.request(.cycleEnded)
+        // Trimmed every cycle, positioned or not: without a map the window would otherwise keep
+        // every advertisement heard for as long as the session lasts.
+        let cutoff = now.addingTimeInterval(-settings.bleWindow.seconds)
+        window.withLock { $0.drop(before: cutoff) }
         await useLatestMap()
         guard var locator, locator.canLocate else {
             if !saidNoMap {
@@ -74,7 +81,6 @@ actor Positioner {
             }
             return
         }
-        let cutoff = now.addingTimeInterval(-settings.bleWindow.seconds)
         let (samples, advertisedPower) = window.withLock { window in
             window.drop(before: cutoff)
             return (window.samples, window.advertisedPower)
@@ -127,6 +133,8 @@ struct BLEWindow {
         let still = Set(heard.map(\.emitter))
         advertisedPower = advertisedPower.filter { still.contains($0.key) }
     }
+
+    var count: Int { heard.count }
 
     /// RSSI samples per beacon, in the order heard.
     var samples: [Emitter: [Double]] {

@@ -1,5 +1,4 @@
 import DaemonSupport
-import ServiceLifecycle
 
 /// Keeps the radio map current in the background, so a locate session never waits for a
 /// download: the session positions with the copy the ``RadioMapCache`` holds (the one on disk
@@ -9,7 +8,7 @@ import ServiceLifecycle
 /// when the last fetch began at least `interval` ago on `clock`. Fetches run one at a time;
 /// requests made during one are merged into at most one more. A fetch that fails is logged by
 /// the cache and the held copy stays in use. Graceful shutdown cancels a fetch in flight.
-struct RadioMapRefresher: Service, CustomStringConvertible {
+struct RadioMapRefresher: DaemonService, CustomStringConvertible {
     enum Request: Sendable {
         /// A locate session began: fetch now.
         case sessionBegan
@@ -56,7 +55,7 @@ struct RadioMapRefresher: Service, CustomStringConvertible {
     }
 
     func run() async {
-        await cancelWhenGracefulShutdown { [self] in
+        _ = try? await GracefulShutdown.cancelling { [self] in
             var schedule = Schedule(interval: interval)
             for await request in requests where schedule.fetches(request, at: time.now) {
                 await cache.refresh()

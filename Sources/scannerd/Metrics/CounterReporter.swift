@@ -1,6 +1,6 @@
 import Logging
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 
 /// Sends this run's counts to switchd every `interval` (`PUT /v1/scanners/{id}/counters`), where
 /// `GET /metrics` exports them per scanner: one place to scrape for the whole fleet, and no
@@ -8,7 +8,7 @@ import ServiceLifecycle
 ///
 /// A report that fails is logged (once, until one succeeds again) and the next one carries the
 /// counts on; the counts are cumulative, so nothing is lost but the time in between.
-struct CounterReporter: Service, CustomStringConvertible {
+struct CounterReporter: DaemonService, CustomStringConvertible {
     let counters: ScannerdCounters
     let spool: Spool
     let api: SwitchdAPI
@@ -25,7 +25,7 @@ struct CounterReporter: Service, CustomStringConvertible {
 
     func run() async {
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 var failing = false
                 while true {
                     try await clock.sleep(for: interval)

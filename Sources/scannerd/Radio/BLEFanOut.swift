@@ -1,5 +1,5 @@
 import Logging
-import ServiceLifecycle
+import DaemonSupport
 import Synchronization
 
 /// One BLE loop for both roles of `scannerd run --listen`: it runs `source` for as long as
@@ -12,7 +12,7 @@ import Synchronization
 /// ends with it (with the source's error) and later ones end at once; the service itself then
 /// waits for the shutdown, so scannerd goes on scanning Wi-Fi as it does when the radio of a
 /// session fails.
-final class BLEFanOut: BLEScanner, Service, CustomStringConvertible {
+final class BLEFanOut: BLEScanner, DaemonService, CustomStringConvertible {
     private enum Listener: Sendable {
         case readings(AsyncThrowingStream<[RadioReading], any Error>.Continuation)
         case hearings(AsyncThrowingStream<[TrackHearing], any Error>.Continuation)
@@ -77,21 +77,21 @@ final class BLEFanOut: BLEScanner, Service, CustomStringConvertible {
     func run() async throws {
         var failure: (any Error)?
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 for try await group in source.heardGroups() { deliver(group) }
             }
         } catch {
             failure = error
         }
-        end(throwing: Task.isShuttingDownGracefully ? nil : failure)
-        guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
+        end(throwing: GracefulShutdown.isUnderway ? nil : failure)
+        guard !GracefulShutdown.isUnderway, !Task.isCancelled else { return }
         if let failure {
             logger.error("the BLE radio failed; no advertisements for scanning or listening until restarted", metadata: ["error": "\(failure)"])
         } else {
             logger.warning("the BLE radio stopped delivering advertisements; none for scanning or listening until restarted")
         }
         do {
-            try await gracefulShutdown()
+            try await GracefulShutdown.wait()
         } catch {
             return
         }

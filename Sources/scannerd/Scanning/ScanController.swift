@@ -1,11 +1,11 @@
 import Logging
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 
 /// Turns switch revisions into scan sessions: a revision that scans starts a session at once
 /// (after stopping the previous one); a revision that does not stops it. Sessions also end on
 /// their own when their stop condition is met; switchd enforces it too.
-struct ScanController: Service, CustomStringConvertible {
+struct ScanController: DaemonService, CustomStringConvertible {
     let switches: AsyncStream<ScanSwitch>
     let radio: any RadioSource
     let spool: Spool
@@ -24,7 +24,7 @@ struct ScanController: Service, CustomStringConvertible {
         await withTaskGroup(of: ScanSession.Ending.self) { group in
             var session: ScanSession?
             var revision: Int?
-            for await scanSwitch in switches.cancelOnGracefulShutdown() where scanSwitch.revision != revision {
+            for await scanSwitch in switches.endingAtGracefulShutdown(bufferingPolicy: .bufferingNewest(1)) where scanSwitch.revision != revision {
                 revision = scanSwitch.revision
                 if let running = session {
                     running.stop()

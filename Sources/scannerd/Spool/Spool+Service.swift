@@ -1,14 +1,14 @@
-import ServiceLifecycle
+import DaemonSupport
 
 /// The spool as a service: it seals each batch when it has been open for `batchAge`, and seals
 /// the open batch when the service stops (graceful shutdown or cancellation).
-extension Spool: Service, CustomStringConvertible {
+extension Spool: DaemonService, CustomStringConvertible {
     /// How the service group names it in its logs.
     nonisolated var description: String { "Spool" }
 
     func run() async throws {
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 try await sealBatchesWhenOld()
             }
         } catch is CancellationError {

@@ -1,6 +1,6 @@
 import Logging
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 
 /// Follows this scanner's switch on switchd by long-polling and hands every new revision to the
 /// scan controller.
@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// The tags switchd asks the listening role to watch come with the switch: the watcher waits on
 /// them too (it tells switchd the list it holds), hands each new list to `watchLists`, and a
 /// switch that changed only in its list is not a new revision for the scan controller.
-struct SwitchWatcher: Service, CustomStringConvertible {
+struct SwitchWatcher: DaemonService, CustomStringConvertible {
     let api: SwitchdAPI
     let scannerID: ScannerID
     let store: SwitchStore
@@ -44,7 +44,7 @@ struct SwitchWatcher: Service, CustomStringConvertible {
             watchLists?.yield(saved.watchedTags ?? [])
         }
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 try await watch(from: saved)
             }
         } catch is CancellationError {
@@ -71,6 +71,9 @@ struct SwitchWatcher: Service, CustomStringConvertible {
                 if newList, let watchLists {
                     watchLists.yield(current.watchedTags ?? [])
                     logger.info("watched tags changed", metadata: ["tags": "\(current.watchedTags?.count ?? 0)"])
+                    if let leftOut = current.watchedLeftOut {
+                        logger.warning("switchd left watched identities off to fit its answer", metadata: ["leftOut": "\(leftOut)"])
+                    }
                 }
                 known = current
                 save(current)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Positioning
 
-/// `--sim-tag`: tags walking the simulated floor, heard by `scannerd track` and by `scannerd run`
-/// on the simulated radio.
+/// `--sim-tag` and `--sim-receiver-gain`: tags walking the simulated floor, heard by `scannerd
+/// track` and by `scannerd run` on the simulated radio, and how its receiver reads them.
 struct SimulatedTagOptions: ParsableArguments {
     @Option(
         name: .customLong("sim-tag"),
@@ -10,4 +10,10 @@ struct SimulatedTagOptions: ParsableArguments {
         transform: parseTrajectory
     )
     var tags: [Trajectory] = []
+
+    @Option(
+        name: .customLong("sim-receiver-gain"),
+        help: "dB the simulated BLE receiver reads above the path-loss model (its receive offset, as switchd estimates it, is the negative)."
+    )
+    var receiverGain: Int = 0
 }

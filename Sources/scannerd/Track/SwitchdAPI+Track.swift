@@ -6,11 +6,11 @@ import Foundation
 import ScanContract
 
 extension SwitchdAPI {
-    /// `GET /v1/tags`: the tags switchd tracks, track mode's allow-list. Throws like
-    /// ``scanSwitch(of:afterRevision:wait:)``.
-    func tags() async throws -> [Tag] {
-        let response = try await client.send(request(.get, url("v1", "tags"), timeout: Self.requestTimeout))
-        return try Self.decode([Tag].self, from: response, expecting: [200])
+    /// Track mode's allow-list: the watched list switchd sends with `scanner`'s switch (every
+    /// tag, and a placed scanner's beacons, ``ScanSwitch/watchedTags``), read at once. Throws
+    /// like ``scanSwitch(of:afterRevision:watching:wait:)``.
+    func watchedList(of scanner: ScannerID) async throws -> [TagIdentity] {
+        try await scanSwitch(of: scanner, afterRevision: nil, watching: [], wait: .zero).watchedTags ?? []
     }
 
     /// `POST /v1/sightings`; returns switchd's receipt. Throws like ``scanSwitch(of:afterRevision:wait:)``.

@@ -9,9 +9,9 @@ import Logging
 import Positioning
 import ScanContract
 
-/// `scannerd track`: a fixed scanner's listening role. Reads the watched tags from switchd, scans
-/// BLE (a raw HCI socket, or the simulated floor), and posts per-window sightings of watched tags
-/// only (``TrackForwarder``) until the process is stopped (SIGTERM or SIGINT: it exits 0). Nothing is spooled: sightings are a
+/// `scannerd track`: a fixed scanner's listening role. Reads the watched list from switchd (its
+/// switch's: the tags, and a placed scanner's beacons), scans BLE (a raw HCI socket, or the
+/// simulated floor), and posts per-window sightings of what is watched only (``TrackForwarder``) until the process is stopped (SIGTERM or SIGINT: it exits 0). Nothing is spooled: sightings are a
 /// live view, and a window switchd does not take is dropped.
 struct TrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

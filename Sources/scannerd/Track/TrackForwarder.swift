@@ -30,9 +30,10 @@ struct TrackForwarder: Sendable {
 
     /// Where the watched tags come from.
     enum WatchSource: Sendable {
-        /// `GET /v1/tags` before the first advertisement (the run fails when it cannot be read),
-        /// and again every `refreshEvery` closed windows: `scannerd track`.
-        case tagList
+        /// Read with the switch (`GET /v1/scanners/{id}/switch?watched=`, the same list as
+        /// pushed) before the first advertisement (the run fails when it cannot be read), and
+        /// again every `refreshEvery` closed windows: `scannerd track`.
+        case readEvery
         /// Pushed with the switch (`scannerd run --listen`, ``SwitchWatcher``): nothing is
         /// watched until the first list arrives, and each list replaces the one before.
         case pushed(AsyncStream<[TagIdentity]>)
@@ -51,13 +52,13 @@ struct TrackForwarder: Sendable {
     /// Runs until `hearings` (advertisements in groups heard together) ends; returns the number
     /// of sightings switchd stored.
     ///
-    /// - Throws: when the first allow-list of ``WatchSource/tagList`` cannot be read, or the stream throws.
+    /// - Throws: when the first allow-list of ``WatchSource/readEvery`` cannot be read, or the stream throws.
     func run<Heard: AsyncSequence & Sendable>(
-        _ hearings: Heard, watching source: WatchSource = .tagList
+        _ hearings: Heard, watching source: WatchSource = .readEvery
     ) async throws -> Int where Heard.Element == [TrackHearing] {
         var windows = TrackWindows(length: windowLength, watched: [])
-        if case .tagList = source {
-            windows.watch(Set(try await api.tags().map(\.identity)))
+        if case .readEvery = source {
+            windows.watch(Set(try await api.watchedList(of: scannerID)))
         }
         let (inputs, continuation) = AsyncThrowingStream.makeStream(of: Input.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -92,7 +93,7 @@ struct TrackForwarder: Sendable {
                 guard !closed.isEmpty else { continue }
                 stored += await post(closed)
                 closedWindows += 1
-                if case .tagList = source, closedWindows % refreshEvery == 0 {
+                if case .readEvery = source, closedWindows % refreshEvery == 0 {
                     await refresh(&windows)
                 }
             }
@@ -114,7 +115,7 @@ struct TrackForwarder: Sendable {
 
     private func refresh(_ windows: inout TrackWindows) async {
         do {
-            windows.watch(Set(try await api.tags().map(\.identity)))
+            windows.watch(Set(try await api.watchedList(of: scannerID)))
         } catch {
             logger.warning("Could not refresh the watched tags; keeping the list", metadata: ["error": "\(error)"])
         }

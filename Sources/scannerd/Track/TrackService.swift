@@ -1,5 +1,5 @@
 import Logging
-import ServiceLifecycle
+import DaemonSupport
 
 /// The listening role as a service, so that SIGTERM or SIGINT (systemd stopping it, Ctrl-C)
 /// ends it cleanly: the forwarder stops listening and the process exits 0. The window open then
@@ -8,10 +8,10 @@ import ServiceLifecycle
 /// `scannerd track` runs it alone, and its end is the process's end. Inside `scannerd run`
 /// (`waitsForShutdown`), its end before the shutdown (the shared BLE loop lost its radio) is
 /// logged and the service waits for the shutdown, so the scanning beside it goes on.
-struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConvertible where Heard.Element == [TrackHearing] {
+struct TrackService<Heard: AsyncSequence & Sendable>: DaemonService, CustomStringConvertible where Heard.Element == [TrackHearing] {
     let forwarder: TrackForwarder
     let hearings: Heard
-    var watching: TrackForwarder.WatchSource = .tagList
+    var watching: TrackForwarder.WatchSource = .readEvery
     var waitsForShutdown = false
     let logger: Logger
 
@@ -23,12 +23,12 @@ struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConve
     /// wait is under way): that is a stop.
     func run() async throws {
         do {
-            let stored = try await cancelWhenGracefulShutdown { [forwarder, hearings, watching] in
+            let stored = try await GracefulShutdown.cancelling { [forwarder, hearings, watching] in
                 try await forwarder.run(hearings, watching: watching)
             }
             logger.info("Track mode ended", metadata: ["sightingsStored": "\(stored)"])
         } catch {
-            guard error is CancellationError, Task.isShuttingDownGracefully else {
+            guard error is CancellationError, GracefulShutdown.isUnderway else {
                 guard waitsForShutdown else { throw error }
                 logger.error("The listening role stopped: its radio failed", metadata: ["error": "\(error)"])
                 return try await waitForShutdown()
@@ -36,14 +36,14 @@ struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConve
             logger.info("Track mode stopped")
             return
         }
-        if waitsForShutdown, !Task.isShuttingDownGracefully {
+        if waitsForShutdown, !GracefulShutdown.isUnderway {
             try await waitForShutdown()
         }
     }
 
     private func waitForShutdown() async throws {
         do {
-            try await gracefulShutdown()
+            try await GracefulShutdown.wait()
         } catch is CancellationError {
             return
         }
@@ -51,6 +51,6 @@ struct TrackService<Heard: AsyncSequence & Sendable>: Service, CustomStringConve
 
     /// Runs the service until it ends or a signal stops it.
     func runUntilStopped() async throws {
-        try await ServiceGroup(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger).run()
+        try await DaemonServiceGroup(services: [self], logger: logger).run()
     }
 }

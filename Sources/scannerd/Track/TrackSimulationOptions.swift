@@ -15,7 +15,7 @@ struct TrackSimulationOptions: ParsableArguments {
     var settings: SimulationSettings {
         SimulationSettings(
             trajectory: position ?? .standing(SimulationSettings.demoFloorCentre), seed: seed ?? UInt64.random(in: 0...UInt64.max),
-            followSurvey: false, tagTrajectories: tags.tags
+            followSurvey: false, tagTrajectories: tags.tags, receiverGain: tags.receiverGain
         )
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Logging
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 
 /// Sends sealed batches to switchd, oldest first, one at a time, and settles each one (see
 /// ``UploadOutcome``): acknowledged by a receipt naming it → its ready file is deleted (`acked`);
@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// as a retry, logged, and the same batch is sent again after a backoff (100 ms doubling to 2 s,
 /// on `clock`); a 429 or 503 with `Retry-After` (switchd's ingest queue is full) is sent again
 /// after the wait it names instead. Between batches it sleeps until the spool seals another.
-struct Uploader: Service, CustomStringConvertible {
+struct Uploader: DaemonService, CustomStringConvertible {
     let spool: Spool
     let api: SwitchdAPI
     let events: EventLog
@@ -34,7 +34,7 @@ struct Uploader: Service, CustomStringConvertible {
     /// daemon then stops rather than scan into a spool it cannot empty.
     func run() async throws {
         do {
-            try await cancelWhenGracefulShutdown { [self] in
+            try await GracefulShutdown.cancelling { [self] in
                 try await uploadAsSealed()
             }
         } catch is CancellationError {

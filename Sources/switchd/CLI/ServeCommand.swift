@@ -172,11 +172,12 @@ extension ServeCommand {
     ///
     /// - Throws: ``DatabaseLocationError`` for a PostgreSQL database, until the PostgreSQL store
     ///   serves every route (``DatabaseLocation/postgresNotYetSupported``), so a half backend
-    ///   never runs; what ``AppDatabase/open(stateDirectory:)`` throws for the SQLite file.
+    ///   never runs; what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the SQLite file,
+    ///   which checkpoints its WAL in the background (``WALCheckpointService``).
     func openDatabase(stateDirectory: String) throws -> AppDatabase {
         switch try databaseLocation {
         case .sqlite:
-            return try AppDatabase.open(stateDirectory: stateDirectory)
+            return try AppDatabase.open(stateDirectory: stateDirectory, checkpointsInBackground: true)
         case .postgres:
             throw DatabaseLocationError("--database: \(DatabaseLocation.postgresNotYetSupported)")
         }

@@ -6,6 +6,9 @@ import SwitchdStore
 /// beacon with a whole ``NewBeacon``.
 struct BeaconsController {
     let database: AppDatabase
+    /// Told of every change: placed scanners watch their building's beacons
+    /// (``ScanSwitch/watchedTags``), so their long-polls answer with the new list.
+    let hub: SwitchHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/beacons", use: create)
@@ -20,7 +23,9 @@ struct BeaconsController {
     /// 201; 422 naming `floorID` for an unknown floor; 409 when the identity is registered.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewBeacon.self, context: context)
-        return try .json(await database.createBeacon(new), status: .created)
+        let beacon = try await database.createBeacon(new)
+        await hub.watchedTags.bump()
+        return try .json(beacon, status: .created)
     }
 
     /// All beacons, or with `?floor=` those of one floor (404 when it does not exist); with
@@ -38,11 +43,14 @@ struct BeaconsController {
     @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("beacon")
         let new = try await request.decodeJSON(NewBeacon.self, context: context)
-        return try .json(await database.replaceBeacon(id, with: new))
+        let beacon = try await database.replaceBeacon(id, with: new)
+        await hub.watchedTags.bump()
+        return try .json(beacon)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await database.deleteBeacon(context.pathID("beacon"))
+        await hub.watchedTags.bump()
         return Response(status: .noContent)
     }
 }

@@ -34,13 +34,17 @@ struct FloorsController {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("floor")
         let patch = try await request.decodeJSON(FloorPatch.self, context: context)
-        return try .json(await database.updateFloor(id, with: patch))
+        let floor = try await database.updateFloor(id, with: patch)
+        // A floor moved to another building changes what its placed scanners watch.
+        await hub.watchedTags.bump()
+        return try .json(floor)
     }
 
     /// 204; the floor's rooms, locations and measurements go with it.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deletion = try await database.deleteFloor(context.pathID("floor"), at: .nowInMilliseconds())
         await hub.publish(deletion.switchesTurnedOff)
+        await hub.watchedTags.bump()
         return Response(status: .noContent)
     }
 }

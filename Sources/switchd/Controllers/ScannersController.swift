@@ -2,7 +2,7 @@ import Hummingbird
 import ScanContract
 import SwitchdStore
 
-/// `/v1/scanners`: register scanners and look them up.
+/// `/v1/scanners`: register scanners and look them up (``ScannerDeleteController`` deletes them).
 struct ScannersController {
     let database: AppDatabase
     /// Told of the new scanner's switch, so whoever follows switches (the MQTT publisher) sees it.
@@ -13,7 +13,8 @@ struct ScannersController {
         router.get("/v1/scanners", use: list)
         router.get("/v1/scanners/{id}", use: show)
         router.allowOnly([.get, .post], on: "/v1/scanners")
-        router.allowOnly([.get], on: "/v1/scanners/{id}")
+        // DELETE is ScannerDeleteController's.
+        router.allowOnly([.get, .delete], on: "/v1/scanners/{id}")
     }
 
     /// 201 with the scanner; 409 when the ID is taken.

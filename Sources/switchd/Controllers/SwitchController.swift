@@ -26,21 +26,25 @@ struct SwitchController {
     /// The switch now; with `?revision=R`, held while the switch is still at revision R, until it
     /// changes or `wait` seconds (default 30, at most 60) pass. A listening scanner adds
     /// `watched=D` (the ``WatchedTags/digest(of:)`` of the list it holds, of `[]` at first): the
-    /// answer then carries the watched tags (``ScanSwitch/watchedTags``: every registered tag),
-    /// and a long-poll is also answered as soon as their digest is not D. The answer is the same
-    /// shape either way; a graceful shutdown answers at once.
+    /// answer then carries the watched list (``ScanSwitch/watchedTags``: every registered tag,
+    /// then the beacons of a placed scanner's building, ``WatchedIdentities``), and a long-poll is
+    /// also answered as soon as its digest is not D. A list too long for the answer is shortened
+    /// (``WatchedTags/fitting(_:in:)``), says so in ``ScanSwitch/watchedLeftOut`` and is logged
+    /// as an error whenever the number left off changes. The answer is the same shape either
+    /// way; a graceful shutdown answers at once. A scanner deleted while its long-poll is held
+    /// ends it at once with 404, even if the ID is registered again meanwhile.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let query = QueryParameters(request)
         let watched = query.text("watched")
         guard let revision = try query.int64("revision") else {
-            return try .json(await servedSwitch(of: scannerID, withTags: watched != nil).switch)
+            return try .json(await servedSwitch(of: scannerID, withTags: watched != nil, context: context).switch)
         }
         let wait = min(try query.seconds("wait") ?? Self.defaultWait, Self.maxWait)
         let revisions = await hub.revisions(of: scannerID)
         let waited = ElapsedTime(clock)
         let deadline = Duration.milliseconds(Int64(wait * 1000))
-        var current = try await servedSwitch(of: scannerID, withTags: watched != nil)
+        var current = try await servedSwitch(of: scannerID, withTags: watched != nil, context: context)
         func unchanged() -> Bool {
             Int64(current.switch.revision) == revision && (watched == nil || watched == WatchedTags.digest(of: current.switch.watchedTags ?? []))
         }
@@ -60,18 +64,27 @@ struct SwitchController {
                 }
             }
             guard await wake(after: remaining, on: clock, orWhen: change) == .changed else { break }
-            current = try await servedSwitch(of: scannerID, withTags: watched != nil)
+            if await SwitchHub.isRetired(revisions) { throw StoreError.notFound("scanner \(scannerID) was deleted") }
+            current = try await servedSwitch(of: scannerID, withTags: watched != nil, context: context)
         }
         return try .json(current.switch)
     }
 
-    /// The switch, with the watched tags when asked, and the tag watermark read before them (a
-    /// tag changed after that read raises it above, so a wait from it misses nothing).
-    private func servedSwitch(of scannerID: ScannerID, withTags: Bool) async throws -> (switch: ScanSwitch, tagsSeen: Int64) {
+    /// The switch, with the watched list when asked, and the watched-list watermark read before
+    /// it (a tag, beacon, placement or floor changed after that read raises it above, so a wait
+    /// from it misses nothing).
+    private func servedSwitch(of scannerID: ScannerID, withTags: Bool, context: AppRequestContext) async throws -> (switch: ScanSwitch, tagsSeen: Int64) {
         let tagsSeen = await hub.watchedTags.value
         var scanSwitch = try await database.currentSwitch(of: scannerID)
         if withTags {
-            scanSwitch.watchedTags = try await database.tags().map(\.identity)
+            let identities = try await database.watchedIdentities(of: scannerID)
+            scanSwitch = try WatchedTags.fitting(identities.all, in: scanSwitch)
+            if await hub.noteWatchedLeftOut(scanSwitch.watchedLeftOut ?? 0, by: scannerID), let leftOut = scanSwitch.watchedLeftOut {
+                context.logger.error("Watched list too long for the switch answer: the farthest beacons, then the newest tags, are left off", metadata: [
+                    "scanner": "\(scannerID)", "tags": "\(identities.tags.count)", "beacons": "\(identities.beacons.count)",
+                    "leftOut": "\(leftOut)", "limitBytes": "\(ScanSwitch.answerLimit)",
+                ])
+            }
         }
         return (scanSwitch, tagsSeen)
     }

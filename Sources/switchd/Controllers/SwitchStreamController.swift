@@ -5,7 +5,7 @@ import SwitchdStore
 
 /// `GET /v1/scanners/{id}/switch/stream`: server-sent events, `event: switch`, `id: <revision>`,
 /// data the ``ScanSwitch`` JSON; the first event is the switch as it is now, then one per new
-/// revision. Ends when the client leaves or switchd shuts down.
+/// revision. Ends when the client leaves, switchd shuts down or the scanner is deleted.
 struct SwitchStreamController {
     let database: AppDatabase
     let hub: SwitchHub
@@ -19,8 +19,9 @@ struct SwitchStreamController {
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
-        _ = try await database.currentSwitch(of: scannerID)
+        // Before the check, so a delete after it retires this watermark and ends the stream.
         let revisions = await hub.revisions(of: scannerID)
+        _ = try await database.currentSwitch(of: scannerID)
         let database = database
         let logger = context.logger
         let subscribers = subscribers
@@ -31,6 +32,10 @@ struct SwitchStreamController {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     var sent: Int64 = 0
                     while true {
+                        if await SwitchHub.isRetired(revisions) {
+                            logger.debug("Switch stream ends: scanner deleted", metadata: ["scanner": "\(scannerID)"])
+                            return
+                        }
                         let current = try await database.currentSwitch(of: scannerID)
                         if Int64(current.revision) > sent {
                             let data = String(decoding: try JSONCoding.encoder().encode(current), as: UTF8.self)

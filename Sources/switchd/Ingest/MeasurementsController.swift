@@ -12,6 +12,8 @@ struct MeasurementsController {
     let feed: SequenceFeed
     /// Counts the readings stored.
     let stored: Counter
+    /// When a batch is received (a walk survey places its cycles by it).
+    var wallClock = WallClock.system
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/measurements", use: upload)
@@ -31,7 +33,7 @@ struct MeasurementsController {
         let outcome: IngestOutcome
         do {
             try batch.validate()
-            outcome = try await ingest.ingest(batch, at: .nowInMilliseconds())
+            outcome = try await ingest.ingest(batch, at: wallClock.now())
         } catch {
             throw ErrorMiddleware<AppRequestContext>.apiError(for: error, request: request, logger: context.logger)
                 .refusing(batch: batch.batchID)

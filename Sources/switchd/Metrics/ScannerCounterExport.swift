@@ -28,6 +28,9 @@ final class ScannerCounterExport: Sendable {
         ]
     }
 
+    static let spoolDepthGauge = "scannerd_spool_depth_batches"
+    static let lastReportGauge = "scannerd_last_report_timestamp_seconds"
+
     init(factory: any MetricsFactory) {
         self.factory = factory
     }
@@ -48,8 +51,22 @@ final class ScannerCounterExport: Sendable {
             }
             latest[scanner] = kept
         }
-        CoreMetrics.Gauge(label: "scannerd_spool_depth_batches", dimensions: dimensions, factory: factory).record(report.spoolDepth)
-        CoreMetrics.Gauge(label: "scannerd_last_report_timestamp_seconds", dimensions: dimensions, factory: factory)
-            .record(now.timeIntervalSince1970)
+        CoreMetrics.Gauge(label: Self.spoolDepthGauge, dimensions: dimensions, factory: factory).record(report.spoolDepth)
+        CoreMetrics.Gauge(label: Self.lastReportGauge, dimensions: dimensions, factory: factory).record(now.timeIntervalSince1970)
+    }
+
+    /// Drops a deleted scanner's series from the export, and what was seen of its run: a scanner
+    /// registered again under the ID starts counting afresh.
+    func forget(_ scanner: ScannerID) {
+        let dimensions = [("scanner", scanner.rawValue)]
+        latest.withLock { latest in
+            latest[scanner] = nil
+            for (_, metric) in Self.counters {
+                CoreMetrics.Counter(label: metric, dimensions: dimensions, factory: factory).destroy()
+            }
+        }
+        for gauge in [Self.spoolDepthGauge, Self.lastReportGauge] {
+            CoreMetrics.Gauge(label: gauge, dimensions: dimensions, factory: factory).destroy()
+        }
     }
 }

@@ -83,7 +83,7 @@ struct RadioMapBuilder {
         }.sorted { ($0.mean, $1.emitter) > ($1.mean, $0.emitter) }
         return RadioMapLocation(
             locationID: location.id, floorID: location.floorID, roomID: location.roomID,
-            x: location.x, y: location.y, emitters: emitters, scans: scans
+            x: location.x, y: location.y, emitters: emitters, scans: scans, walkID: location.walkID
         )
     }
 }

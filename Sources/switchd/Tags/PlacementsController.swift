@@ -7,6 +7,8 @@ import SwitchdStore
 /// `GET /v1/placements` lists every fixed scanner (`?floor=` one floor's).
 struct PlacementsController {
     let database: AppDatabase
+    /// Told of every change: a placed scanner watches its building's beacons, nearest first.
+    let hub: SwitchHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/scanners/{id}/placement", use: show)
@@ -26,12 +28,15 @@ struct PlacementsController {
     @Sendable func place(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let new = try await request.decodeJSON(NewScannerPlacement.self, context: context)
-        return try .json(await database.placeScanner(scannerID, new))
+        let placement = try await database.placeScanner(scannerID, new)
+        await hub.watchedTags.bump()
+        return try .json(placement)
     }
 
     /// 204: the scanner roams again; 404 when it was not placed.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await database.unplaceScanner(context.pathScannerID())
+        await hub.watchedTags.bump()
         return Response(status: .noContent)
     }
 

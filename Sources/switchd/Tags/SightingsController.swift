@@ -4,9 +4,11 @@ import ScanContract
 import SwitchdStore
 
 /// `POST /v1/sightings`: fixed scanners report the windows they closed; switchd stores them,
-/// raises missing-tag events and locates every tag heard.
+/// raises missing-tag events, and locates each tag once per window when the window closes
+/// (``TagWindowCloser``).
 struct SightingsController {
     let database: AppDatabase
+    let windows: TagWindowCloser
     let tracker: TagTracker
     let feeds: Feeds
 
@@ -15,7 +17,8 @@ struct SightingsController {
         router.allowOnly([.post], on: "/v1/sightings")
     }
 
-    /// 201 ``SightingReceipt`` with the positions computed; 403 when a scanner token reports for
+    /// 201 ``SightingReceipt`` with the positions of the windows this batch closed (a tag's
+    /// earlier window, now that a later one is reported); 403 when a scanner token reports for
     /// another scanner; 404 for an unknown scanner; 422 naming a bad field (nothing is stored).
     /// Streams are told after the commit.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,10 +34,7 @@ struct SightingsController {
                 context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID.map(String.init) ?? "none")", "scanner": "\(event.scannerID)"])
             }
         }
-        var positions: [TagPosition] = []
-        for (tagID, time) in ingest.tagsHeard.sorted(by: { $0.key < $1.key }) {
-            if let position = try await tracker.locate(tagID, at: time) { positions.append(position) }
-        }
+        let positions = try await windows.heard(ingest.tagsHeard, storedUpTo: ingest.lastSightingID)
         if let last = positions.last {
             await feeds.tagPositions.publish(upTo: last.id)
         }

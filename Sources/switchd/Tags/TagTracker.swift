@@ -7,13 +7,14 @@ import SwitchdStore
 /// heard in its latest window within ``Settings/horizon`` before then goes through
 /// ``FixedScannerLocator`` (multilateration fused with the fingerprints of the registered beacons
 /// the scanners heard, their accuracy radii scaled as ``TagAccuracyScales`` measured on those
-/// beacons; kept here and rebuilt when beacon sightings arrive or a beacon or placement changes), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
+/// beacons; kept here, rebuilt at once when a beacon or a placement changes, and at most every
+/// ``Settings/fingerprintRefresh`` seconds of sighting time for new windows of known beacons and
+/// the receive offsets estimated from them), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
 /// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
 ///
-/// Scanners report one after another, so a tag is located several times for one window, each
-/// time from more scanners. Those estimates revise one another: an estimate within
-/// ``Settings/sameInstant`` of the previous one replaces it in the filter instead of being
-/// counted as a second measurement.
+/// ``TagWindowCloser`` calls it once per window, once every scanner reported it. Should two
+/// estimates still come within ``Settings/sameInstant`` of each other (windows that short), the
+/// later replaces the earlier in the filter instead of being counted as a second measurement.
 actor TagTracker {
     struct Settings: Sendable {
         /// How far back from the newest window a scanner's window still counts, seconds.
@@ -21,8 +22,17 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
-        var fingerprint = TagFingerprint.Settings()
-        var smoothing = PositionKalmanFilter.Settings()
+        /// k = 3 and the Kalman filter's acceleration noise 0.25 m/s²: chosen by cross-validation
+        /// inside the fixed-receiver datasets' training parts (`floorscan-evaluate tags-select`,
+        /// docs/tags.md).
+        var fingerprint = TagFingerprint.Settings(k: 3)
+        var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.25)
+        /// Seconds of sighting time (the windows' ends) the fingerprint map stays in use while only
+        /// new windows of registered beacons and the offsets estimated from them changed. Listening
+        /// scanners report their building's beacons every window, and a rebuild reads every stored
+        /// beacon window (about half a second per hour of four scanners hearing four beacons, in a
+        /// debug build), so it is not done on every batch.
+        var fingerprintRefresh: Double = 60
     }
 
     private struct Track {
@@ -35,24 +45,30 @@ actor TagTracker {
     let database: AppDatabase
     let settings: Settings
     private var tracks: [Int64: Track] = [:]
-    /// The fingerprint map, its accuracy scales, and the beacon table and placements they were
-    /// built from; nil once beacons were heard.
-    private var fingerprints: (map: TagFingerprint, scales: TagAccuracyScales, beacons: BeaconTableSignature, placements: [ScannerPlacement])?
+    /// The fingerprint map, its accuracy scales, the beacon table and placements they were built
+    /// from, and the sighting time they were built at.
+    private var fingerprints: (map: TagFingerprint, scales: TagAccuracyScales, beacons: BeaconTableSignature, placements: [ScannerPlacement], builtAt: Date)?
+    /// Registered beacons were heard since the map was built: it lacks their new windows.
+    private var beaconsHeardSince = false
+    /// How many times the fingerprint map was built (tests read it).
+    private(set) var fingerprintBuilds = 0
 
     init(database: AppDatabase, settings: Settings = Settings()) {
         self.database = database
         self.settings = settings
     }
 
-    /// Computes, stores and returns the tag's position at `time`; nil when no fixed scanner
-    /// heard it within the horizon.
+    /// Computes, stores and returns the tag's position at `time`, from the sightings stored up
+    /// to ID `storedUpTo` (all when nil); nil when no fixed scanner heard it within the horizon.
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
-    func locate(_ tagID: Int64, at time: Date) async throws -> TagPosition? {
-        let (tag, hearings) = try await database.hearings(of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time)
+    func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
+        let (tag, hearings) = try await database.hearings(
+            of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo
+        )
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
-        let (map, scales) = try await fingerprintMap()
+        let (map, scales) = try await fingerprintMap(at: time)
         let method = FixedScannerLocator(multilateration: TagMultilateration(settings: multilateration), fingerprint: map, scales: scales)
         guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
         var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
@@ -74,14 +90,21 @@ actor TagTracker {
         ))
     }
 
-    /// The fingerprint map and the accuracy scales measured on it, rebuilt from the store when
-    /// beacons were heard since, or the beacon table or a placement changed.
-    private func fingerprintMap() async throws -> (TagFingerprint, TagAccuracyScales) {
+    /// The fingerprint map and the accuracy scales measured on it, for sightings at `time`:
+    /// rebuilt from the store at once when the beacon table or a placement (but for its estimated
+    /// offset) changed, and when beacons were heard or offsets re-estimated since, once `time` is
+    /// ``Settings/fingerprintRefresh`` from the build (either way: a replay may go back in time).
+    private func fingerprintMap(at time: Date) async throws -> (TagFingerprint, TagAccuracyScales) {
         let beacons = try await database.beaconTableSignature()
         let placements = try await database.placements()
-        if let fingerprints, fingerprints.beacons == beacons, fingerprints.placements == placements {
-            return (fingerprints.map, fingerprints.scales)
+        if let fingerprints, fingerprints.beacons == beacons, fingerprints.placements.map(Self.placed) == placements.map(Self.placed) {
+            let newer = beaconsHeardSince || fingerprints.placements != placements
+            if !newer || abs(time.timeIntervalSince(fingerprints.builtAt)) < settings.fingerprintRefresh {
+                return (fingerprints.map, fingerprints.scales)
+            }
         }
+        fingerprintBuilds += 1
+        beaconsHeardSince = false
         let points = try await database.tagReferencePoints()
         let map = TagFingerprint(points: points, settings: settings.fingerprint)
         var hearings: [String: FixedScannerHearing] = [:]
@@ -94,13 +117,23 @@ actor TagTracker {
         let scales = TagAccuracyScales(
             points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map
         )
-        fingerprints = (map, scales, beacons, placements)
+        fingerprints = (map, scales, beacons, placements, time)
         return (map, scales)
     }
 
-    /// Drops the fingerprint map: registered beacons were heard, so it has new windows.
+    /// A placement as the admin set it: without the offset estimated from sightings.
+    private static func placed(_ placement: ScannerPlacement) -> ScannerPlacement {
+        ScannerPlacement(
+            scannerID: placement.scannerID, floorID: placement.floorID, x: placement.x, y: placement.y, height: placement.height,
+            pathLossExponent: placement.pathLossExponent, receiveOffsetOverride: placement.receiveOffsetOverride,
+            estimatedReceiveOffset: nil, calibrationSamples: 0
+        )
+    }
+
+    /// Registered beacons were heard: the fingerprint map lacks their new windows (rebuilt as
+    /// ``fingerprintMap(at:)`` says).
     func beaconsHeard() {
-        fingerprints = nil
+        beaconsHeardSince = true
     }
 
     /// Forgets a deleted tag's track.

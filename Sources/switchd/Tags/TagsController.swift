@@ -8,6 +8,7 @@ struct TagsController {
     let tracker: TagTracker
     /// Told of every change, so listening scanners' long-polls answer with the new watched tags.
     let hub: SwitchHub
+    let windows: TagWindowCloser
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/tags", use: create)
@@ -51,6 +52,7 @@ struct TagsController {
         try await database.deleteTag(id)
         await hub.watchedTags.bump()
         await tracker.forget(id)
+        await windows.forget(id)
         return Response(status: .noContent)
     }
 }

@@ -27,6 +27,29 @@ struct RadioMapExpectedErrorTests {
         #expect(estimated.locations[0].expectedError?.samples == 2)
     }
 
+    /// Three walk points a metre apart hear almost the same; one spot 8 m on hears little. Left out
+    /// one at a time, a walk point is found at its neighbours along the walk; left out as one walk,
+    /// only the spot is left to find it at, which is what a place off the walk would get.
+    @Test func aWalksPointsAreLeftOutTogether() throws {
+        func map(walkID: Int64?) -> RadioMap {
+            RadioMap(
+                floors: [RadioMapFloor(floorID: 1, building: "main", level: 0)],
+                locations: (0..<3).map { index in
+                    RadioMapLocation(
+                        locationID: Int64(index + 1), floorID: 1, roomID: 1, x: Double(index), y: 0,
+                        scans: [[Self.ap(1): -50 - Double(index)]], walkID: walkID
+                    )
+                } + [RadioMapLocation(locationID: 4, floorID: 1, roomID: 1, x: 10, y: 0, scans: [[Self.ap(1): -80]])]
+            )
+        }
+        let apart = map(walkID: nil).withExpectedErrors().locations.prefix(3).map { $0.expectedError?.metres ?? .infinity }
+        #expect(apart.allSatisfy { $0 < 8 }, "\(apart)")
+        let together = map(walkID: 7).withExpectedErrors().locations.prefix(3).map { $0.expectedError?.metres }
+        #expect(together == [10, 9, 8])
+        let json = try JSONCoding.encoder().encode(map(walkID: 7))
+        #expect(try JSONCoding.decoder().decode(RadioMap.self, from: json) == map(walkID: 7))
+    }
+
     @Test func theJSONCarriesItOnlyWhereThereIsOneAndOldMapsStillDecode() throws {
         let estimated = Self.map.withExpectedErrors()
         let json = try JSONCoding.encoder().encode(estimated)

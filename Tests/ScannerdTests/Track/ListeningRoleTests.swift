@@ -2,7 +2,7 @@ import Clocks
 import Foundation
 import Positioning
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 import Testing
 @testable import scannerd
 
@@ -31,7 +31,7 @@ struct ListeningRoleTests {
         let fanOut = BLEFanOut(source: ScriptedBLE(readings: readings), logger: quietLogger)
         var session = fanOut.advertisements().makeAsyncIterator()
         var listening = fanOut.hearings().makeAsyncIterator()
-        let group = ServiceGroup(services: [fanOut], gracefulShutdownSignals: [], cancellationSignals: [], logger: quietLogger)
+        let group = DaemonServiceGroup(services: [fanOut], signals: [], logger: quietLogger)
         let running = Task { try await group.run() }
 
         let heard = [Self.reading(minor: 1, rssi: -60, at: 0.1), Self.reading(minor: 2, rssi: -70, at: 0.1)]
@@ -47,7 +47,7 @@ struct ListeningRoleTests {
         await #expect(throws: RadioGone.self, "a session started after the radio failed scans Wi-Fi only") { try await late.next() }
 
         // The loop's end is not scannerd's: the service waits for the shutdown.
-        await group.triggerGracefulShutdown()
+        group.triggerGracefulShutdown()
         try await running.value
     }
 
@@ -80,7 +80,7 @@ struct ListeningRoleTests {
         forwarder.now = wallClock
         let (lists, push) = AsyncStream.makeStream(of: [TagIdentity].self)
         let role = TrackService(forwarder: forwarder, hearings: fanOut.hearings(), watching: .pushed(lists), waitsForShutdown: true, logger: quietLogger)
-        let group = ServiceGroup(services: [fanOut, role], gracefulShutdownSignals: [], cancellationSignals: [], logger: quietLogger)
+        let group = DaemonServiceGroup(services: [fanOut, role], signals: [], logger: quietLogger)
         let running = Task { try await group.run() }
 
         push.yield([])
@@ -89,7 +89,7 @@ struct ListeningRoleTests {
 
         push.yield([.iBeacon(watched.ble.beacon)])
         await clock.step(by: .milliseconds(10)) { await client.requests.count >= 3 }
-        await group.triggerGracefulShutdown()
+        group.triggerGracefulShutdown()
         try await running.value
 
         let batches = try await client.requests.map { try JSONCoding.decoder().decode(SightingBatch.self, from: $0.body ?? Data()) }

@@ -2,20 +2,19 @@ import Clocks
 import Foundation
 import Harness
 import ScanContract
-import ServiceLifecycle
+import DaemonSupport
 import Testing
 @testable import scannerd
 
-/// Track mode against switchd's answers, scripted at the HTTP edge: the allow-list is read
-/// first, and only watched tags' windows go out, one batch per closed window.
+/// Track mode against switchd's answers, scripted at the HTTP edge: the allow-list (the
+/// watched list of the scanner's switch) is read first, and only watched tags' windows go out, one batch per closed window.
 @Suite("Track forwarder")
 struct TrackForwarderTests {
     @Test func forwardsClosedWindowsOfWatchedTagsOnly() async throws {
         let bike = TagIdentity.eddystoneUID(namespace: TrackWindowsTests.namespace, instance: TrackWindowsTests.instance)
-        let tag = ScanContract.Tag(id: 1, name: "bike", identity: bike, txPower: -60)
         let client = ScriptedHTTPClient { request, _ in
             if request.method == .get {
-                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode([tag]))
+                return try Self.switchAnswer(watching: [bike])
             }
             let batch = try JSONCoding.decoder().decode(SightingBatch.self, from: request.body ?? Data())
             return HTTPResponse(
@@ -40,7 +39,8 @@ struct TrackForwarderTests {
 
         let requests = await client.requests
         #expect(requests.map(\.method) == [.get, .post, .post])
-        #expect(requests.first?.url.path == "/v1/tags")
+        #expect(requests.first?.url.path == "/v1/scanners/\(testScanner)/switch")
+        #expect(requests.first?.url.query == "watched=\(WatchedTags.digest(of: []))")
         let batches = try requests.dropFirst().map { try JSONCoding.decoder().decode(SightingBatch.self, from: $0.body ?? Data()) }
         #expect(batches.allSatisfy { $0.scannerID == testScanner && $0.sightings.map(\.identity) == [bike] })
         #expect(batches.map { $0.sightings.first?.count } == [2, 1])
@@ -61,7 +61,7 @@ struct TrackForwarderTests {
         let bike = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0B))
         let client = ScriptedHTTPClient { request, _ in
             if request.method == .get {
-                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode([ScanContract.Tag(id: 1, name: "bike", identity: bike, txPower: -60)]))
+                return try Self.switchAnswer(watching: [bike])
             }
             return HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(SightingReceipt(stored: 1, ignored: 0, positions: [])))
         }
@@ -96,7 +96,7 @@ struct TrackForwarderTests {
         let bike = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0B))
         let client = ScriptedHTTPClient { request, _ in
             if request.method == .get {
-                return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode([ScanContract.Tag(id: 1, name: "bike", identity: bike, txPower: -60)]))
+                return try Self.switchAnswer(watching: [bike])
             }
             return try await heldUntilCancelled()
         }
@@ -112,12 +112,18 @@ struct TrackForwarderTests {
             return nil
         }
         let service = TrackService(forwarder: Self.forwarder(client, clock: clock, start: start), hearings: heard, logger: quietLogger)
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quietLogger)
+        let group = DaemonServiceGroup(services: [service], signals: [], logger: quietLogger)
         let running = Task { try await group.run() }
         await clock.step(by: .milliseconds(50)) { await client.requests.count == 2 }
 
-        await group.triggerGracefulShutdown()
+        group.triggerGracefulShutdown()
         try await running.value
+    }
+
+    /// switchd's answer to a switch read with `watched=`: the list in `watchedTags`.
+    static func switchAnswer(watching identities: [TagIdentity]) throws -> HTTPResponse {
+        let scanSwitch = ScanSwitch(scannerID: testScanner, changedAt: Date(timeIntervalSince1970: 0), watchedTags: identities)
+        return HTTPResponse(status: 200, body: try JSONCoding.encoder().encode(scanSwitch))
     }
 
     static func forwarder(_ client: ScriptedHTTPClient, clock: TestClock<Duration>, start: Date) -> TrackForwarder {

@@ -19,6 +19,7 @@ struct RouteAccessTests {
         "POST /v1/scanners": ["admin"],
         "GET /v1/scanners": ["admin", "reader"],
         "GET /v1/scanners/{id}": ["admin", "reader", "own-scanner"],
+        "DELETE /v1/scanners/{id}": ["admin"],
         "GET /v1/scanners/{id}/switch": ["admin", "reader", "own-scanner"],
         "PATCH /v1/scanners/{id}/switch": ["admin"],
         "GET /v1/scanners/{id}/switch/stream": ["admin", "reader", "own-scanner"],
@@ -43,6 +44,11 @@ struct RouteAccessTests {
         "GET /v1/locations": ["admin", "reader"],
         "GET /v1/locations/{id}": ["admin", "reader", "scanner"],
         "DELETE /v1/locations/{id}": ["admin"],
+        "POST /v1/walks": ["admin"],
+        "GET /v1/walks": ["admin", "reader"],
+        "GET /v1/walks/{id}": ["admin", "reader"],
+        "DELETE /v1/walks/{id}": ["admin"],
+        "POST /v1/walks/{id}/arrived": ["admin"],
         "POST /v1/beacons": ["admin"],
         "GET /v1/beacons": ["admin", "reader"],
         "GET /v1/beacons/{id}": ["admin", "reader"],
@@ -123,9 +129,11 @@ struct RouteAccessTests {
         var key: String { "\(method.rawValue) \(path)" }
         var description: String { key }
 
-        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1.
+        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1. Deleting a
+        /// scanner names one never registered: deleting `default` would revoke the own-scanner token.
         var probe: String {
-            path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
+            if method == .delete, path == "/v1/scanners/{id}" { return "/v1/scanners/never-registered" }
+            return path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
         }
     }
 

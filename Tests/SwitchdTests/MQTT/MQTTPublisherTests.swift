@@ -131,27 +131,96 @@ struct MQTTPublisherTests {
         await broker.remove()
     }
 
-    @Test func aScannerThatIsGoneIsRemovedFromHomeAssistant() async throws {
+    /// `DELETE /v1/scanners/{id}` takes the scanner's entities out of Home Assistant and empties
+    /// its retained topics; registered again, it is announced afresh, after the removal.
+    @Test func aScannerDeletedThroughTheAPIIsRemovedFromHomeAssistant() async throws {
         let folder = try TemporaryFolder("mqtt-removal")
         defer { folder.remove() }
         let broker = try await MosquittoBroker()
-        let watcher = try await MQTTWatcher(
-            port: broker.port, topics: ["homeassistant/#", "floorscan/scanners/old/#", "floorscan/scanners/default/switch"], folder: folder
-        )
+        let watcher = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/#", "floorscan/scanners/old/#"], folder: folder)
         try await withMQTTSwitchd(broker: broker) { switchd in
-            _ = try await switchd.scannerInRoom("old")
+            let place = try await switchd.scannerInRoom("old")
+            try await switchd.postPosition("old", in: place, x: 2)
             _ = try await watcher.waitFor("homeassistant/sensor/floorscan_old/last_seen/config", payload: .nonEmpty)
-            // No endpoint deletes a scanner yet; the row goes as a future DELETE would take it.
-            try await switchd.database.writer.write { db in try db.execute(sql: "DELETE FROM scanner WHERE id = 'old'") }
-            _ = try await switchd.client.patchSwitch(SwitchPatch(scanning: true))
+            _ = try await watcher.waitFor("floorscan/scanners/old/last-seen", payload: .nonEmpty)
+
+            let deleted = try await switchd.client.send("DELETE", "/v1/scanners/old")
+            #expect(deleted.status == 204, "\(deleted.text)")
             let removed = try await watcher.waitFor(count: 6, "homeassistant/+/floorscan_old/+/config", payload: .empty)
             #expect(Set(removed.map(\.topic)).count == 6)
-            _ = try await watcher.waitFor("floorscan/scanners/old/switch", payload: .empty)
-            // Published after the removal is recorded.
-            _ = try await watcher.waitFor("floorscan/scanners/default/switch", payload: .containing(#""revision":2"#))
-            let discovered = try await switchd.database.mqttDiscoveredScanners()
-            #expect(discovered == ["default"])
+            #expect(removed.allSatisfy { $0.qos == 1 })
+            for state in ["position", "room", "switch", "availability", "last-seen"] {
+                _ = try await watcher.waitFor("floorscan/scanners/old/\(state)", payload: .empty)
+            }
+            await switchd.status.wait { $0.outboxDepth == 0 }
+            #expect(try await switchd.database.mqttDiscoveredScanners() == ["default"])
+            // A late subscriber finds nothing retained of it.
+            let late = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/+/floorscan_old/#", "floorscan/scanners/old/#", "floorscan/status"], folder: folder)
+            let first = try await late.waitFor("#")
+            #expect(first.topic == "floorscan/status", "only switchd's own status is retained: \(first.topic)")
+            await late.stop()
+
+            _ = try await switchd.client.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("old"), name: "Old again"), as: ScanContract.Scanner.self)
+            let configs = try await watcher.waitFor(count: 3, "homeassistant/device_tracker/floorscan_old/location/config")
+            #expect(configs.map(\.payload.isEmpty) == [false, true, false], "announced, removed, announced again")
+            #expect(try configs[2].decoded(DiscoveryConfig.self).device.name == "Old again")
         }
+        await watcher.stop()
+        await broker.remove()
+    }
+
+    /// The removal waits in the outbox while the broker is down and goes out when it is back;
+    /// the delete itself does not wait for the broker.
+    @Test func aScannerDeletedWhileTheBrokerIsDownIsRemovedWhenItIsBack() async throws {
+        let folder = try TemporaryFolder("mqtt-removal-down")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let clock = WatchedClock()
+        try await withMQTTSwitchd(broker: broker, clock: clock) { switchd in
+            _ = try await switchd.scannerInRoom("old")
+            await switchd.status.wait { $0.connected && $0.outboxDepth == 0 }
+            await broker.kill()
+            await switchd.status.wait { !$0.connected }
+            let deleted = try await switchd.client.send("DELETE", "/v1/scanners/old")
+            #expect(deleted.status == 204, "\(deleted.text)")
+            await switchd.status.wait { $0.outboxDepth == 11 }
+
+            try await broker.start()
+            let watcher = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/+/floorscan_old/#", "floorscan/scanners/old/#"], folder: folder)
+            // The deadline service and the reconnect wait sleep on the clock; then let the wait end.
+            await clock.sleepers(2)
+            await clock.advance(by: switchd.settings.maxReconnectDelay + .milliseconds(1))
+            let removed = try await watcher.waitFor(count: 11, "#", payload: .empty)
+            #expect(Set(removed.map(\.topic)).count == 11)
+            await switchd.status.wait { $0.outboxDepth == 0 }
+            await watcher.stop()
+        }
+        await broker.remove()
+    }
+
+    /// A scanner deleted while switchd ran without a broker is removed from Home Assistant on
+    /// the next start with one (`mqtt_discovered_scanner` remembers it was announced).
+    @Test func aScannerDeletedWithoutABrokerIsRemovedOnTheNextStartWithOne() async throws {
+        let folder = try TemporaryFolder("mqtt-removal-later")
+        defer { folder.remove() }
+        let state = folder.path("state")
+        let broker = try await MosquittoBroker()
+        let watcher = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/+/floorscan_old/#"], folder: folder)
+        try await withMQTTSwitchd(broker: broker, database: try .open(stateDirectory: state)) { switchd in
+            _ = try await switchd.scannerInRoom("old")
+            _ = try await watcher.waitFor("homeassistant/sensor/floorscan_old/last_seen/config", payload: .nonEmpty)
+        }
+        let database = try AppDatabase.open(stateDirectory: state)
+        let status = try await makeApp(database).test(.router) { client in
+            try await client.execute(uri: "/v1/scanners/old", method: .delete).status
+        }
+        #expect(status == .noContent)
+        #expect(try await database.mqttOutboxDepth() == 0, "no broker configured: nothing queued that no one sends")
+        try await withMQTTSwitchd(broker: broker, database: database) { switchd in
+            _ = try await watcher.waitFor(count: 6, "homeassistant/+/floorscan_old/+/config", payload: .empty)
+            await switchd.status.wait { $0.outboxDepth == 0 }
+        }
+        #expect(try await database.mqttDiscoveredScanners() == ["default"])
         await watcher.stop()
         await broker.remove()
     }

@@ -72,6 +72,18 @@ enum EmitterReadings {
     }
 }
 
+extension EmitterReadings {
+    /// ``insert(_:batch:receivedMs:readings:places:)``, then the batch's readings added to the
+    /// emitter summary the way ingest adds a batch's (the summary has no insert trigger).
+    static func insertSummarized(_ db: Database, batch: Int64, receivedMs: Int64, readings: Range<Int>, places: Places) throws {
+        try insert(db, batch: batch, receivedMs: receivedMs, readings: readings, places: places)
+        var tally = EmitterCellTally()
+        let stored = try MeasurementRecord.fetchAll(db, sql: "SELECT * FROM measurement WHERE batch_id = ? ORDER BY sequence", arguments: [batch])
+        for reading in stored { tally.add(reading) }
+        try tally.save(db)
+    }
+}
+
 /// The emitter listing as it was answered before the summary: aggregates over every stored
 /// reading. The reference the summary must agree with.
 enum EmitterScan {

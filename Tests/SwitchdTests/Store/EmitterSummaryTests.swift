@@ -6,10 +6,11 @@ import ScanContract
 import Testing
 @testable import SwitchdStore
 
-/// `GET /v1/emitters` reads the emitter summary the triggers keep, and answers exactly as the
-/// aggregate over every stored reading did (``EmitterScan``, kept here as the reference), on a
-/// real SQLite file: readings stored before the summary existed (filled by its migration), added
-/// after, a location moved, a location deleted, a room cleared; and after retention, the counts.
+/// `GET /v1/emitters` reads the emitter summary that ingest (once per batch) and the triggers
+/// (moves and deletes) keep, and answers exactly as the aggregate over every stored reading did
+/// (``EmitterScan``, kept here as the reference), on a real SQLite file: readings stored before
+/// the summary existed (filled by its migration), added after, batches of many readings through
+/// ingest, a location moved, a location deleted, a room cleared; and after retention, the counts.
 @Suite("Emitter summary")
 struct EmitterSummaryTests {
     static let previousMigration = "v4-tag-presence-events"
@@ -25,8 +26,8 @@ struct EmitterSummaryTests {
         let database = try AppDatabase(queue)  // the summary's migration fills it from the 3,000 readings
         try await Self.expectSameAnswers(database, "filled by the migration")
 
-        try await queue.write { db in try EmitterReadings.insert(db, batch: 2, receivedMs: 0, readings: 3_000..<6_000, places: places) }
-        try await Self.expectSameAnswers(database, "kept by the insert trigger")
+        try await queue.write { db in try EmitterReadings.insertSummarized(db, batch: 2, receivedMs: 0, readings: 3_000..<6_000, places: places) }
+        try await Self.expectSameAnswers(database, "a batch of 3,000 added to the summary at once")
 
         let ingested = try await Self.ingestSurvey(database, at: places.locations[1].id)
         #expect(ingested == 3)
@@ -52,8 +53,8 @@ struct EmitterSummaryTests {
         let database = try AppDatabase.open(stateDirectory: folder.url.path)
         let places = try await database.writer.write { db in try EmitterReadings.places(db) }
         try await database.writer.write { db in
-            try EmitterReadings.insert(db, batch: 1, receivedMs: 0, readings: 0..<2_000, places: places)
-            try EmitterReadings.insert(db, batch: 2, receivedMs: Date().milliseconds, readings: 2_000..<4_000, places: places)
+            try EmitterReadings.insertSummarized(db, batch: 1, receivedMs: 0, readings: 0..<2_000, places: places)
+            try EmitterReadings.insertSummarized(db, batch: 2, receivedMs: Date().milliseconds, readings: 2_000..<4_000, places: places)
         }
         let pruned = try await database.pruneHistory(before: Date().addingTimeInterval(-86_400))
         #expect(pruned.readings > 0)
@@ -77,7 +78,7 @@ struct EmitterSummaryTests {
         let large = ProcessInfo.processInfo.environment["FLOORSCAN_EMITTER_READINGS"].flatMap(Int.init) ?? 200_000
         for (from, size) in [(0, 10_000), (10_000, large)] {
             try await database.writer.write { db in
-                try EmitterReadings.insert(db, batch: Int64(size), receivedMs: 0, readings: from..<size, places: places)
+                try EmitterReadings.insertSummarized(db, batch: Int64(size), receivedMs: 0, readings: from..<size, places: places)
             }
             let (summaryTime, summary) = try await Self.timed { try await database.emitters(afterKey: nil, limit: 100_000).items }
             let (scanTime, reference) = try await Self.timed { try await database.read { db in try EmitterScan.emitters(db) } }

@@ -45,8 +45,10 @@ struct StoreMigrationTests {
 
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
     /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`,
-    /// `v4-emitter-summary`) and keep (`v4-tag-events-in-presence` drops `tag_event` and its
-    /// indexes): exactly these, no more.
+    /// `v4-emitter-summary`, `v4-scanner-delete`, which also rebuilds `batch` under its own name,
+    /// `v4-history-indexes`, `v4-walk-survey`) and keep (`v4-tag-events-in-presence` drops
+    /// `tag_event` and its indexes, `v4-emitter-summary-by-batch` the summary's insert trigger):
+    /// exactly these, no more.
     static let addedSinceShipped: Set<String> = [
         "presence_event", "presence_event_scanner", "presence_state", "presence_cursor", "webhook", "webhook_delivery",
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
@@ -54,7 +56,10 @@ struct StoreMigrationTests {
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room",
         "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
         "georeference_point", "presence_event_tag",
-        "emitter_cell", "emitter_cell_add", "emitter_cell_remove", "emitter_cell_move",
+        "emitter_cell", "emitter_cell_remove", "emitter_cell_move",
+        "deleted_scanner",
+        "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
+        "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
@@ -162,7 +167,9 @@ struct StoreMigrationTests {
         #expect(UUID(uuidString: version.token) != nil, "token \(version.token)")
     }
 
-    @Test func aDatabaseTheShippedCodeFilledOpensWithEveryRow() async throws {
+    /// A database file the shipped code filled (`shipped-with-rows.sql`), opened (so migrated) as
+    /// switchd opens it, for the length of `body`.
+    static func withShippedDatabase(_ body: (AppDatabase) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchd-shipped-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -170,8 +177,62 @@ struct StoreMigrationTests {
         let shipped = try DatabaseQueue(path: directory + "/" + AppDatabase.fileName)
         try await shipped.writeWithoutTransaction { db in try db.execute(sql: dump) }
         try shipped.close()
+        try await body(try AppDatabase.open(stateDirectory: directory))
+    }
 
-        let database = try AppDatabase.open(stateDirectory: directory)
+    /// `v4-scanner-delete` on a database with readings: every batch is kept with its row ID (so
+    /// its readings still name it), readings must still name a batch, and a scanner that
+    /// uploaded can be deleted with its readings and the radio map kept. The survey-version
+    /// trigger made again on `batch` still counts survey readings stored.
+    @Test func aScannerThatUploadedIsDeletedWithItsReadingsKept() async throws {
+        try await Self.withShippedDatabase { database in
+            let piLab = try ScannerID("pi-lab")
+            func readBatches() throws -> [Row] {
+                try database.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM batch ORDER BY id") }
+            }
+            let batches = try readBatches()
+            #expect(!batches.isEmpty && batches.allSatisfy { $0["scanner_id"] == "pi-lab" })
+            let (map, version) = try await database.radioMap()
+
+            let deletion = try await database.deleteScanner(piLab, at: .nowInMilliseconds(), mqtt: nil)
+            #expect(deletion.lastRevision == 3 && deletion.positionsDeleted == 1)
+            #expect(try readBatches() == batches)
+            let after = try await database.radioMap()
+            #expect(after.map == map && after.version == version)
+            let readings = try await database.measurements(matching: MeasurementFilter(), after: 0, limit: 10).items
+            #expect(readings.map(\.sequence) == [1, 2] && readings.allSatisfy { $0.scannerID == piLab })
+            let violations = try database.writer.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
+            #expect(violations.isEmpty)
+            try await database.writer.write { db in
+                #expect(throws: DatabaseError.self, "a reading still names a batch") {
+                    try db.execute(sql: """
+                        INSERT INTO measurement (uuid, batch_id, scanner_id, revision, mode, kind, time_ms, rssi, scan, address)
+                        VALUES (x'00', 999, 'pi-lab', 2, 'locate', 'wifi', 0, -60, 0, 1)
+                        """)
+                }
+            }
+            await #expect(throws: StoreError.notFound("no scanner pi-lab")) {
+                try await database.deleteScanner(piLab, at: .nowInMilliseconds(), mqtt: nil)
+            }
+
+            // Registered again, numbering on; a survey stored under it still moves the version.
+            _ = try await database.createScanner(NewScanner(id: piLab), at: .nowInMilliseconds())
+            #expect(try await database.currentSwitch(of: piLab).revision == 4)
+            let survey = try await database.updateSwitch(
+                of: piLab, with: SwitchPatch(scanning: true, mode: .survey, locationID: .set(1)), at: .nowInMilliseconds()
+            )
+            _ = try await database.ingest(Readings.batch([Readings.wifi()], revision: survey.scanSwitch.revision, scanner: piLab), at: .nowInMilliseconds())
+            #expect(try await database.surveyVersion().version == version.version + 1)
+        }
+    }
+
+    @Test func aDatabaseTheShippedCodeFilledOpensWithEveryRow() async throws {
+        try await Self.withShippedDatabase { database in
+            try await Self.checkShippedRows(database)
+        }
+    }
+
+    static func checkShippedRows(_ database: AppDatabase) async throws {
         #expect(try await Self.schema(of: database.writer) == Self.schema(of: AppDatabase.inMemory().writer), "migrated like a fresh one")
         #expect(try await database.mqttOutboxDepth() == 0)
 

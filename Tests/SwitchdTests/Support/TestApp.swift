@@ -14,19 +14,21 @@ import Testing
 /// request without an `Authorization` header is sent with an admin token: the tests of what each
 /// endpoint does. The tests of who may call what use ``makeUnauthenticatedApp(_:logger:)``.
 ///
-/// Long-polls and switch deadlines wait on `clock`: give a ``WatchedClock`` to drive them. The radio
+/// Long-polls and switch deadlines wait on `clock`: give a ``WatchedClock`` to drive them. Batches
+/// are received and walks start and arrive at `wallClock`'s time: give a ``SetWallClock``'s. The radio
 /// map's expected errors come from `expectedErrors` in the background: wait on its ``ExpectedErrorEstimates/settled()``.
 func makeApp(
     _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
     adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil, clock: any Clock<Duration> = ContinuousClock(),
-    metrics: SwitchdMetrics = SwitchdMetrics(), expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates()
+    metrics: SwitchdMetrics = SwitchdMetrics(), expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
+    wallClock: WallClock = .system
 ) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
     let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
     let app = buildApplication(
         settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics, clock: clock,
-        expectedErrors: expectedErrors
+        wallClock: wallClock, expectedErrors: expectedErrors
     )
     return AdminByDefault(base: app, database: database)
 }

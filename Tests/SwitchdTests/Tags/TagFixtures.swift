@@ -8,7 +8,8 @@ import ScanContract
 enum TagWorld {
     static let corners = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
     static let tagUUID = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
-    static let tagIdentity = TagIdentity.iBeacon(BeaconID(uuid: tagUUID, major: 7, minor: 1))
+    static let tagBeacon = BeaconID(uuid: tagUUID, major: 7, minor: 1)
+    static let tagIdentity = TagIdentity.iBeacon(tagBeacon)
 
     static func scannerID(_ index: Int) -> ScannerID {
         try! ScannerID("fixed-\(index)")
@@ -39,14 +40,38 @@ enum TagWorld {
         )
     }
 
-    /// Every scanner reports the tag at (x, y) for the window ending at `second`; returns the last receipt.
+    /// Every scanner reports the tag at (x, y) for the window ending at `second`; returns the
+    /// receipts added up: what was stored and ignored, and the positions of the windows closed.
     @discardableResult
     static func report(_ client: some TestClientProtocol, tagAt x: Double, _ y: Double, at second: TimeInterval) async throws -> SightingReceipt {
-        var receipt: SightingReceipt?
+        var total = SightingReceipt(stored: 0, ignored: 0, positions: [])
         for index in corners.indices {
             let batch = SightingBatch(scannerID: scannerID(index), sightings: [sighting(rssi: rssi(index, tagAt: x, y), at: second)])
-            receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+            let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+            total.stored += receipt.stored
+            total.ignored += receipt.ignored
+            total.positions += receipt.positions
         }
-        return receipt!
+        return total
+    }
+
+    /// Closes the tag's window ending at `second` the way fixed scanners do, by one of them
+    /// reporting a later window (10 s on, beyond the tracker's horizon); returns the positions
+    /// that answer carries: the closed window's.
+    static func closeWindow(_ client: some TestClientProtocol, after second: TimeInterval) async throws -> [TagPosition] {
+        let batch = SightingBatch(scannerID: scannerID(0), sightings: [sighting(rssi: -80, at: second + 10)])
+        return try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self).positions
+    }
+
+    /// The tag's stored positions, oldest first, once there are `count` of them: waits for the
+    /// windows closed on the clock, which land after the clock moved (ends with the test's time
+    /// limit when they never do).
+    static func positions(_ client: some TestClientProtocol, of tagID: Int64, count: Int) async throws -> [TagPosition] {
+        while true {
+            let page = try await client.expect(.ok, get: "/v1/tags/\(tagID)/positions?limit=\(max(count, 1) + 1)", as: Page<TagPosition>.self)
+            if page.items.count >= count { return page.items }
+            try Task.checkCancellation()
+            await Task.yield()
+        }
     }
 }

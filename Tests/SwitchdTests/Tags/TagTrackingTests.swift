@@ -40,43 +40,90 @@ import Testing
         }
     }
 
-    @Test func sightingsFromFourScannersLocateTheTag() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
+    /// Four scanners post each window one after another; the tag is located once per window,
+    /// when the window closes (a later window's first post), from all four.
+    @Test func sightingsFromFourScannersLocateTheTagOncePerWindow() async throws {
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             try await TagWorld.placeScanners(client, floorID: world.ground.id)
             let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
 
-            let receipt = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
-            #expect(receipt.stored == 1 && receipt.ignored == 0)
-            let position = try #require(receipt.positions.first)
+            let first = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+            #expect(first.stored == 4 && first.ignored == 0)
+            #expect(first.positions.isEmpty, "the window is open until a later one is reported")
+            let second = try await TagWorld.report(client, tagAt: 3.5, 4, at: 2)
+            #expect(second.positions.count == 1, "window 1 located once, by window 2's first post")
+            let position = try #require(second.positions.first)
             #expect(position.tagID == tag.id && position.floorID == world.ground.id && position.scannersHeard == 4)
             #expect(abs(position.x - 3) < 0.5 && abs(position.y - 4) < 0.5, "\(position)")
             #expect(position.method == "tag-multilateration+filtered")
             #expect(position.roomID == world.rooms[0].id, "the room of location B at (3, 4)")
             #expect(position.time == Readings.start.addingTimeInterval(1))
 
-            try await TagWorld.report(client, tagAt: 3.5, 4, at: 2)
+            let closed = try await TagWorld.closeWindow(client, after: 2)
             let latest = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions/latest", as: TagPosition.self)
+            #expect(closed == [latest])
             #expect(latest.time == Readings.start.addingTimeInterval(2))
             #expect(abs(latest.x - 3.5) < 0.6 && abs(latest.y - 4) < 0.5, "\(latest)")
             let page = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions?limit=3", as: Page<TagPosition>.self)
-            #expect(page.items.count == 3 && page.nextCursor != nil)
+            #expect(Set(page.items.map(\.time)) == Set([1.0, 2.0].map { Readings.start.addingTimeInterval($0) }))
+            #expect(page.items.count == 2 && page.items.allSatisfy { $0.scannersHeard == 4 }, "one position stored per window, from all four posts")
             let sightings = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=2", as: [StoredSighting].self)
-            #expect(sightings.map(\.scannerID) == [TagWorld.scannerID(3), TagWorld.scannerID(2)], "newest first")
-            #expect(sightings.first?.medianRSSI == TagWorld.rssi(3, tagAt: 3.5, 4))
+            #expect(sightings.map(\.scannerID) == [TagWorld.scannerID(0), TagWorld.scannerID(3)], "newest first")
+            #expect(sightings.last?.medianRSSI == TagWorld.rssi(3, tagAt: 3.5, 4))
+        }
+    }
+
+    /// A window no later post closes (the tag fell silent) is closed on the clock, and its
+    /// position is stored (the replay driver and the admin page read it there).
+    @Test(.timeLimit(.minutes(1))) func aWindowNoLaterPostClosesIsLocatedOnTheClock() async throws {
+        let clock = WatchedClock()
+        try await makeApp(try .inMemory(), clock: clock).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            #expect(try await TagWorld.report(client, tagAt: 3, 4, at: 1).positions.isEmpty)
+            await clock.advance(by: TagWindowCloser.defaultCloseAfter + .milliseconds(1))
+            let page = try await TagWorld.positions(client, of: tag.id, count: 1)
+            #expect(page.map(\.time) == [Readings.start.addingTimeInterval(1)] && page.first?.scannersHeard == 4)
+        }
+    }
+
+    /// Scanners posting one window slowly, one after another over more than the close delay,
+    /// are all counted: each post restarts the wait, so the window closes after the last.
+    @Test(.timeLimit(.minutes(1))) func slowPostsOfOneWindowAreAllCounted() async throws {
+        let clock = WatchedClock()
+        try await makeApp(try .inMemory(), clock: clock).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            let gap = TagWindowCloser.defaultCloseAfter * 2 / 3
+            for index in TagWorld.corners.indices {
+                if index > 0 { await clock.advance(by: gap) }
+                let batch = SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [TagWorld.sighting(rssi: TagWorld.rssi(index, tagAt: 3, 4), at: 1)])
+                let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+                #expect(receipt.positions.isEmpty)
+            }
+            #expect(try await client.get("/v1/tags/\(tag.id)/positions/latest").status == .notFound, "still open: the last post restarted the wait")
+            await clock.advance(by: TagWindowCloser.defaultCloseAfter + .milliseconds(1))
+            let page = try await TagWorld.positions(client, of: tag.id, count: 1)
+            #expect(page.count == 1 && page.first?.scannersHeard == 4, "one position, from all four posts")
         }
     }
 
     @Test func oneScannerPutsTheTagAtIt() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             try await TagWorld.placeScanners(client, floorID: world.ground.id)
             _ = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
-            let batch = SightingBatch(scannerID: TagWorld.scannerID(2), sightings: [TagWorld.sighting(rssi: -60, at: 1)])
-            let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
-            let position = try #require(receipt.positions.first)
-            #expect(position.x == 10 && position.y == 10 && position.scannersHeard == 1)
-            #expect(position.method == "strongest-scanner+filtered")
+            for second in [1.0, 2.0] {
+                let batch = SightingBatch(scannerID: TagWorld.scannerID(2), sightings: [TagWorld.sighting(rssi: -60, at: second)])
+                let receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+                guard second == 2 else { continue }
+                let position = try #require(receipt.positions.first)
+                #expect(position.x == 10 && position.y == 10 && position.scannersHeard == 1)
+                #expect(position.method == "strongest-scanner+filtered")
+            }
         }
     }
 
@@ -225,22 +272,23 @@ import Testing
             let world = try await PositioningWorld.make(client)
             try await TagWorld.placeScanners(client, floorID: world.ground.id)
             let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
-            try await TagWorld.report(client, tagAt: 3, 4, at: 1)
-            let events = try await withEventStream(port: port, path: "/v1/tags/\(tag.id)/positions/stream?after=3") { reader in
+            // Windows 1 and 2 are located (positions 1 and 2) once window 3 is reported.
+            for second in [1.0, 2.0, 3.0] { try await TagWorld.report(client, tagAt: 3, 4, at: second) }
+            let events = try await withEventStream(port: port, path: "/v1/tags/\(tag.id)/positions/stream?after=1") { reader in
                 #expect(try await reader.status() == 200)
                 let old = try #require(try await reader.nextEvent())
-                try await TagWorld.report(client, tagAt: 3, 4, at: 2)
+                try await TagWorld.report(client, tagAt: 3, 4, at: 4)
                 return [old, try #require(try await reader.nextEvent())]
             }
             #expect(events.map(\.event) == ["tagPosition", "tagPosition"])
-            #expect(events.map(\.id) == ["4", "5"])
+            #expect(events.map(\.id) == ["2", "3"])
             let position = try JSONCoding.decoder().decode(TagPosition.self, from: Data(events[1].data.utf8))
-            #expect(position.tagID == tag.id && position.time == Readings.start.addingTimeInterval(2))
+            #expect(position.tagID == tag.id && position.time == Readings.start.addingTimeInterval(3))
 
             _ = try await client.expect(.ok, .patch, "/v1/tags/\(tag.id)", json: TagPatch(missing: true), as: ScanContract.Tag.self)
             let missing = try await withEventStream(port: port, path: "/v1/tags/\(tag.id)/events/stream") { reader in
                 #expect(try await reader.status() == 200)
-                try await TagWorld.report(client, tagAt: 3, 4, at: 3)
+                try await TagWorld.report(client, tagAt: 3, 4, at: 5)
                 return try #require(try await reader.nextEvent())
             }
             #expect(missing.event == "tagEvent")
@@ -268,19 +316,19 @@ import Testing
         }
     }
 
-    /// Every scanner reports the tag at (x, y), as biased as in the survey; the last position.
+    /// Every scanner reports the tag at (x, y), as biased as in the survey; the window's
+    /// position, once a later window closes it.
     static func locate(_ client: some TestClientProtocol, tagAt x: Double, _ y: Double, at second: TimeInterval) async throws -> TagPosition {
-        var receipt: SightingReceipt?
         for index in TagWorld.corners.indices {
             let rssi = TagWorld.rssi(index, tagAt: x, y, bias: bias[index])
             let batch = SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [TagWorld.sighting(rssi: rssi, at: second)])
-            receipt = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
+            _ = try await client.expect(.created, .post, "/v1/sightings", json: batch, as: SightingReceipt.self)
         }
-        return try #require(receipt?.positions.last)
+        return try #require(try await TagWorld.closeWindow(client, after: second).first)
     }
 
     @Test func surveyedBeaconsBecomeFingerprintsAndNewOnesAreUsedAtOnce() async throws {
-        try await makeApp(try .inMemory()).test(.router) { client in
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             try await TagWorld.placeScanners(client, floorID: world.ground.id)
             for index in TagWorld.corners.indices {

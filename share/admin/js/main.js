@@ -12,6 +12,7 @@ import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 import { renderTags } from './tags.js';
+import { WalkPanel } from './walk.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
 /** After the switch turns itself off, the last batch may still be on its way. */
@@ -46,6 +47,7 @@ const state = {
 
 const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
 const geoReference = new GeoReferencePanel(api, $, (text, isError) => say(text, isError));
+const walks = new WalkPanel(api, $, (text, isError) => say(text, isError), () => loadFloorContents());
 
 // ---- status and error handling ----
 
@@ -337,7 +339,8 @@ function renderRooms() {
 
 function renderLocations() {
   const list = $('location-list');
-  list.replaceChildren(...state.locations.map((location) => {
+  // Walk points show on the plan only; a walk's many points would drown the list.
+  list.replaceChildren(...state.locations.filter((location) => !location.walkID).map((location) => {
     const item = document.createElement('li');
     item.dataset.locationId = location.id;
     item.dataset.coverage = coverage(location);
@@ -357,6 +360,7 @@ function renderLocations() {
   const chosen = locationByID(state.chosen);
   $('chosen-location').textContent = chosen ? chosen.name : 'none';
   $('scan-here').disabled = !chosen || state.survey !== null;
+  walks.render(state.locations, chosen ? chosen.id : null, state.survey !== null);
 }
 
 function renderLinkControls() {
@@ -861,6 +865,8 @@ function wire() {
   on('location-form', 'submit', addLocationFromForm);
   on('scan-here', 'click', scanHere);
   on('scan-stop', 'click', stopScanning);
+  on('walk-start', 'click', async () => { await walks.start($('scanner-select').value, state.chosen); renderLocations(); });
+  on('walk-arrived', 'click', () => walks.arrived());
   on('coverage-refresh', 'click', reloadCoverage);
   on('emitter-select', 'change', () => { updateHeat(); renderPlan(); });
   on('link-create', 'click', () => createLink(Number.parseInt($('link-from').value, 10), Number.parseInt($('link-to').value, 10)));

@@ -34,6 +34,11 @@ package enum PostgresMigrations {
         ("v4-emitter-summary", PostgresSchemaEmitterSummary.emitterCells),
         // Written in the dialect both databases speak, so this one frozen SQL serves both.
         ("v4-tag-events-in-presence", SchemaTagEventsInPresence.mergeTagEvents),
+        ("v4-scanner-delete", PostgresSchemaScannerDelete.scannerDelete),
+        // Common dialect too: plain and partial indexes read the same in both.
+        ("v4-history-indexes", SchemaHistoryIndexes.indexes),
+        ("v4-walk-survey", PostgresSchemaWalkSurvey.walks),
+        ("v4-emitter-summary-by-batch", PostgresSchemaEmitterSummaryByBatch.dropInsertTrigger),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

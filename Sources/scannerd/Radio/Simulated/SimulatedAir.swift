@@ -18,16 +18,19 @@ actor SimulatedAir {
     nonisolated let time: ElapsedTime
     nonisolated let wallClock: @Sendable () -> Date
     private let trajectory: Trajectory
+    /// dB the BLE receiver reads above the path-loss model (``SimulationSettings/receiverGain``).
+    private let receiverGain: Int
     private var standing: PlanPoint?
     private var bleGenerator: SeededGenerator
     private var wifiGenerator: SeededGenerator
 
     init(
-        floor: SimulatedFloor, trajectory: Trajectory, seed: UInt64, clock: any Clock<Duration> = ContinuousClock(),
+        floor: SimulatedFloor, trajectory: Trajectory, seed: UInt64, receiverGain: Int = 0, clock: any Clock<Duration> = ContinuousClock(),
         wallClock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.floor = floor
         self.trajectory = trajectory
+        self.receiverGain = receiverGain
         time = ElapsedTime(clock)
         self.wallClock = wallClock
         var seeds = SeededGenerator(seed: seed)
@@ -59,7 +62,7 @@ actor SimulatedAir {
                 let tag = floor.tags[index - floor.beacons.count]
                 (ble, model, from) = (tag.ble, tag.pathLoss, tag.position(at: time))
             }
-            return Reception.sample(model, from: from, at: here, sensitivity: floor.sensitivity, using: &bleGenerator)
+            return Reception.sample(model, from: from, at: here, sensitivity: floor.sensitivity, gain: receiverGain, using: &bleGenerator)
                 .map { RadioReading(observation: .ble(ble), rssi: $0, time: time) }
         }
     }

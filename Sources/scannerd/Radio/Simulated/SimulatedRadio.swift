@@ -27,7 +27,9 @@ struct SimulatedRadio: RadioSource {
         floor: SimulatedFloor, settings: SimulationSettings, surveyPositions: SurveyPositions?, logger: Logger,
         clock: any Clock<Duration> = ContinuousClock(), wallClock: @escaping @Sendable () -> Date = Date.init
     ) {
-        air = SimulatedAir(floor: floor, trajectory: settings.trajectory, seed: settings.seed, clock: clock, wallClock: wallClock)
+        air = SimulatedAir(
+            floor: floor, trajectory: settings.trajectory, seed: settings.seed, receiverGain: settings.receiverGain, clock: clock, wallClock: wallClock
+        )
         ble = SimulatedBLEScanner(
             air: air, rates: floor.beacons.map { settings.advertisingRate ?? $0.advertisingRate } + floor.tags.map(\.advertisingRate)
         )

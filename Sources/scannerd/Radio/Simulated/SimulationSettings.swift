@@ -13,6 +13,9 @@ struct SimulationSettings: Sendable, Equatable {
     var followSurvey: Bool
     /// Tags walking the floor (``SimulatedFloor/MovingTag/demo(walking:minor:)``, minor 1, 2, …).
     var tagTrajectories: [Trajectory]
+    /// dB every BLE reading is above the path-loss model: this receiver's own offset (switchd's
+    /// estimate of its receive offset is the negative).
+    var receiverGain: Int
 
     /// The demo floor with the moving tags.
     var floor: SimulatedFloor {
@@ -39,8 +42,10 @@ struct SimulationSettings: Sendable, Equatable {
 
     init(
         trajectory: Trajectory = .standing(demoFloorCentre), seed: UInt64, advertisingRate: Double? = nil,
-        wifiScanDuration: Duration = defaultWiFiScanDuration, followSurvey: Bool = true, tagTrajectories: [Trajectory] = []
+        wifiScanDuration: Duration = defaultWiFiScanDuration, followSurvey: Bool = true, tagTrajectories: [Trajectory] = [],
+        receiverGain: Int = 0
     ) {
+        self.receiverGain = receiverGain
         self.trajectory = trajectory
         self.seed = seed
         self.advertisingRate = advertisingRate

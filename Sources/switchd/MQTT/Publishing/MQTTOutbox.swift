@@ -8,7 +8,9 @@ import SwitchdStore
 ///
 /// Presence events and anything else that must not be lost go through here; state that is
 /// retained (positions, switches, availability) is published from the database directly and
-/// republished whole on every connection, so it needs no outbox.
+/// republished whole on every connection, so it needs no outbox. The removal of a deleted
+/// scanner does (``removal(of:)``): once the scanner is gone the database no longer says what
+/// to clear. On every connection the outbox is sent before the state.
 struct MQTTOutbox: Sendable {
     let database: AppDatabase
     let topics: MQTTTopics
@@ -42,12 +44,19 @@ struct MQTTOutbox: Sendable {
         await announce(stored)
     }
 
+    /// What takes `scanner` off the broker (``MQTTTopics/removal(of:)``), for
+    /// ``AppDatabase/deleteScanner(_:at:mqtt:)`` to store with the delete; pass what it stored
+    /// to ``announce(_:)`` once committed.
+    func removal(of scanner: ScannerID) -> MQTTScannerRemoval {
+        MQTTScannerRemoval(messages: Self.entries(topics.removal(of: scanner)), removesDiscovery: topics.discoveryPrefix != nil)
+    }
+
     private static func entries(_ messages: [MQTTMessage]) -> [MQTTOutboxEntry] {
         messages.map { MQTTOutboxEntry(topic: $0.topic, payload: $0.payload, qos: Int($0.qos.rawValue), retain: $0.retain) }
     }
 
     /// Wakes the publisher and reports the depth.
-    private func announce(_ stored: [MQTTOutboxEntry]) async {
+    func announce(_ stored: [MQTTOutboxEntry]) async {
         if let last = stored.last?.id { await status.outboxAdded.raise(to: last) }
         if let depth = try? await database.mqttOutboxDepth() { await status.outbox(depth: depth) }
     }

@@ -70,9 +70,13 @@ struct MQTTStatePublisher: Sendable {
         }
     }
 
-    /// Forgets what was published and publishes all of it again, from the database.
+    /// Forgets what was published and publishes all of it again, from the database, after the
+    /// outbox: what waits there happened before now (a deleted scanner's removal among it), so
+    /// it goes before the state as it is now.
     private func publishEverything(_ state: inout PublishedState) async throws {
         state = PublishedState()
+        state.deletionMark = await hub.deletions(after: 0).mark
+        try await drainOutbox()
         state.positionCursor = try await database.endOfPositionFeed()
         state.measurementCursor = try await database.endOfMeasurementFeed()
         try await refreshScanners(&state)
@@ -93,7 +97,17 @@ struct MQTTStatePublisher: Sendable {
     }
 
     /// When switches moved: discovery for new scanners, removal for gone ones, changed switches.
+    ///
+    /// A scanner deleted through the API is forgotten here, after the outbox is sent: its
+    /// removal is there (committed before the hub heard of the delete), so it reaches the broker
+    /// before a scanner registered again under its ID is announced.
     private func refreshScanners(_ state: inout PublishedState) async throws {
+        let deletions = await hub.deletions(after: state.deletionMark)
+        if !deletions.scanners.isEmpty {
+            try await drainOutbox()
+            for scanner in deletions.scanners { state.forget(scanner) }
+            state.deletionMark = deletions.mark
+        }
         let mark = await hub.anyChange.value
         guard mark != state.switchMark else { return }
         state.switchMark = mark
@@ -109,7 +123,7 @@ struct MQTTStatePublisher: Sendable {
             }
             let present = Set(scanners.map(\.id.rawValue))
             for gone in try await database.mqttDiscoveredScanners().subtracting(present).sorted() {
-                try await removeScanner(gone, discovery: discovery)
+                try await removeScanner(gone)
             }
         }
         state.scanners = Dictionary(uniqueKeysWithValues: scanners.map { ($0.id, $0) })
@@ -123,16 +137,15 @@ struct MQTTStatePublisher: Sendable {
         try await publishAll(messages, kind: "switch")
     }
 
-    /// Removes a gone scanner's entities from Home Assistant and clears its retained topics.
-    private func removeScanner(_ rawID: String, discovery: Discovery) async throws {
+    /// Removes a scanner deleted while no broker was configured, or before discovery was
+    /// recorded as removed, from Home Assistant, and clears its retained topics. (A scanner
+    /// deleted through the API with a broker configured has its removal in the outbox.)
+    private func removeScanner(_ rawID: String) async throws {
         guard let scanner = try? ScannerID(rawID) else {
             logger.error("A scanner ID in mqtt_discovered_scanner is not valid; left alone", metadata: ["scanner": "\(rawID)"])
             return
         }
-        let cleared = [topics.position, topics.room, topics.scanSwitch, topics.availability, topics.lastSeen].map { topic in
-            MQTTMessage(topic: topic(scanner), payload: [], qos: .atLeastOnce, retain: true)
-        }
-        try await publishAll(discovery.remove(scanner) + cleared, kind: "discovery")
+        try await publishAll(topics.removal(of: scanner), kind: "discovery")
         try await database.setMQTTDiscovered(rawID, false)
         logger.info("Scanner gone: removed from Home Assistant", metadata: ["scanner": "\(scanner)"])
     }

@@ -8,6 +8,8 @@ struct PublishedState: Sendable {
     var scanners: [ScannerID: ScanContract.Scanner] = [:]
     /// `hub.anyChange` as last read: switches and the scanner list are read again when it moves.
     var switchMark: Int64 = -1
+    /// ``SwitchHub/deletions(after:)``'s mark as last read.
+    var deletionMark = 0
     var switchRevisions: [ScannerID: Int] = [:]
     /// The highest position ID read.
     var positionCursor: Int64 = 0
@@ -21,6 +23,18 @@ struct PublishedState: Sendable {
     var contacts: [ScannerID: Date] = [:]
     var availability: [ScannerID: MQTTAvailability] = [:]
     var lastSeen: [ScannerID: Date] = [:]
+
+    /// Forgets everything published of a deleted scanner: one registered again under its ID
+    /// is announced and published afresh.
+    mutating func forget(_ scanner: ScannerID) {
+        scanners[scanner] = nil
+        switchRevisions[scanner] = nil
+        positionTimes[scanner] = nil
+        rooms[scanner] = nil
+        contacts[scanner] = nil
+        availability[scanner] = nil
+        lastSeen[scanner] = nil
+    }
 
     mutating func heard(from scanner: ScannerID, at time: Date) {
         contacts[scanner] = max(contacts[scanner] ?? time, time)

@@ -112,7 +112,8 @@ struct PostgresMigrationTests {
         }
     }
 
-    /// Main's two migrations after `v4-tag-presence-events`, applied to a database that already
+    /// Main's two migrations after `v4-tag-presence-events` (and only those: the insert trigger
+    /// goes in `v4-emitter-summary-by-batch`, see ``PostgresScannerDeleteAndWalkMigrationTests``), applied to a database that already
     /// holds readings and a tag event: the emitter cells are filled alike, the tag event moves
     /// into `presence_event` (once, beside its existing twin) without a delivery for it, and the
     /// cell triggers then add, move and remove readings alike.
@@ -155,7 +156,8 @@ struct PostgresMigrationTests {
             ("ble", 0, "1", "locate", "NULL", "NULL", 1_500, -80, "NULL"),
         ]))
         let deliveriesBefore = try await server.psql("SELECT count(*) FROM webhook_delivery", database: database)
-        for (identifier, sql) in PostgresMigrations.history.dropFirst(before.count) {
+        let these = PostgresMigrations.history.dropFirst(before.count).prefix { $0.identifier != "v4-scanner-delete" }
+        for (identifier, sql) in these {
             _ = try await server.psql(sql, database: database)
             try AppDatabase.migrator.migrate(sqlite, upTo: identifier)
         }

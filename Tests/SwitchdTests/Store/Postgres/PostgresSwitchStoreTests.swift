@@ -29,6 +29,25 @@ struct PostgresSwitchStoreTests {
         }
     }
 
+    /// The seam's createScanner reads `deleted_scanner` (`v4-scanner-delete` and its twin) alike:
+    /// a scanner registered again under a deleted ID numbers its revisions on from the last one.
+    @Test(arguments: StoreBackend.allCases)
+    func aScannerRegisteredUnderADeletedIDStartsPastItsLastRevision(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let id = try ScannerID("hall-1")
+            try await database.writeStatements { sql in
+                try sql.execute(
+                    "INSERT INTO deleted_scanner (scanner_id, last_revision, deleted_ms) VALUES (?, ?, ?)",
+                    [.text(id.rawValue), .integer(7), .integer(Int64(Self.start.milliseconds))]
+                )
+            }
+            _ = try await database.createScanner(NewScanner(id: id), at: Self.start)
+            var expected = ScanSwitch.initial(for: id, at: Self.start)
+            expected.revision = 8
+            #expect(try await database.currentSwitch(of: id) == expected)
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aFlipIsTheNextRevisionAndAStaleExpectedRevisionIsRefused(_ backend: StoreBackend) async throws {
         try await backend.withDatabase { database in

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import ScanContract
+
+/// Readings added up per `emitter_cell` (see ``SchemaEmitterSummary``) before they reach it, so
+/// that storing a batch costs one upsert per cell it touches instead of one per reading.
+///
+/// A cell's key spells the emitter as the table does (the Wi-Fi half, or the beacon half, the
+/// other half 0 or an empty blob) and the place as mode, room and location (0 for none). Adding
+/// readings and saving them leaves the cells exactly as inserting the same readings one by one
+/// under the old insert trigger did, the SSID of the latest reading included (of readings at the
+/// same time, the first added).
+struct EmitterCellTally {
+    private struct Key: Hashable {
+        var kind: String
+        var address: Int64
+        var beaconUUID: UUID?
+        var major: Int
+        var minor: Int
+        var mode: String
+        var roomID: Int64
+        var locationID: Int64
+    }
+
+    private struct Cell {
+        var readings: Int
+        var rssiSum: Int
+        var maxRSSI: Int
+        var firstMs: Int64
+        var lastMs: Int64
+        var lastSSID: String?
+    }
+
+    private var cells: [Key: Cell] = [:]
+
+    var isEmpty: Bool { cells.isEmpty }
+
+    /// Adds one stored reading to its cell.
+    mutating func add(_ reading: MeasurementRecord) {
+        let wifi = reading.kind == RadioKind.wifi.rawValue
+        let ble = reading.kind == RadioKind.ble.rawValue
+        let key = Key(
+            kind: reading.kind, address: wifi ? reading.address : 0, beaconUUID: ble ? reading.beaconUUID : nil,
+            major: ble ? reading.major ?? 0 : 0, minor: ble ? reading.minor ?? 0 : 0,
+            mode: reading.mode, roomID: reading.roomID ?? 0, locationID: reading.locationID ?? 0
+        )
+        guard var cell = cells[key] else {
+            cells[key] = Cell(
+                readings: 1, rssiSum: reading.rssi, maxRSSI: reading.rssi, firstMs: reading.timeMs, lastMs: reading.timeMs,
+                lastSSID: reading.ssid
+            )
+            return
+        }
+        cell.readings += 1
+        cell.rssiSum += reading.rssi
+        cell.maxRSSI = max(cell.maxRSSI, reading.rssi)
+        cell.firstMs = min(cell.firstMs, reading.timeMs)
+        if reading.timeMs > cell.lastMs {
+            cell.lastMs = reading.timeMs
+            cell.lastSSID = reading.ssid
+        }
+        cells[key] = cell
+    }
+
+    /// Adds the tally to `emitter_cell`, one cached upsert per cell, in the caller's transaction.
+    /// Throws what SQLite throws (a full disk, a broken constraint); the caller's transaction or
+    /// savepoint then takes back whatever was saved.
+    func save(_ db: Database) throws {
+        let upsert = try db.cachedStatement(sql: Self.upsertSQL)
+        for (key, cell) in cells {
+            upsert.setUncheckedArguments([
+                key.kind, key.address, key.beaconUUID?.databaseValue ?? Data().databaseValue, key.major, key.minor,
+                key.mode, key.roomID, key.locationID,
+                cell.readings, cell.rssiSum, cell.maxRSSI, cell.firstMs, cell.lastMs, cell.lastSSID,
+            ])
+            try upsert.execute()
+        }
+    }
+
+    private static let upsertSQL = """
+        INSERT INTO emitter_cell (
+            kind, address, beacon_uuid, major, minor, mode, room_id, location_id,
+            readings, rssi_sum, max_rssi, first_ms, last_ms, last_ssid
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (kind, address, beacon_uuid, major, minor, mode, room_id, location_id) DO UPDATE SET
+            readings = readings + excluded.readings,
+            rssi_sum = rssi_sum + excluded.rssi_sum,
+            max_rssi = MAX(max_rssi, excluded.max_rssi),
+            first_ms = MIN(first_ms, excluded.first_ms),
+            last_ssid = CASE WHEN excluded.last_ms > last_ms THEN excluded.last_ssid ELSE last_ssid END,
+            last_ms = MAX(last_ms, excluded.last_ms)
+        """
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Evaluation
+import Foundation
+
+/// `floorscan-evaluate tags-select --position-annotated DIR --ble-calib2021 DIR`: chooses
+/// switchd's tag-tracking settings by cross-validation inside the training parts of both
+/// fixed-receiver datasets (``TagSettingsSelection``) and prints every candidate's scores and
+/// the choice as one JSON object. Reads no scored part.
+struct TagSelectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags-select",
+        abstract: "Choose the tag tracker's k and Kalman noise by cross-validation on the fixed-receiver datasets' training parts."
+    )
+
+    @Option(name: .customLong("position-annotated"), help: "The position-annotated-ble folder.")
+    var positionAnnotated: String
+
+    @Option(name: .customLong("ble-calib2021"), help: "The fingerprint-suite/BLE_calib2021 folder.")
+    var bleCalib2021: String
+
+    func run() async throws {
+        var parts = try AnnotatedTagReplay().selectionParts(try AnnotatedBLEEvaluation.load(positionAnnotated))
+        let (anchors, train, _) = try CalibTagReplay.load(bleCalib2021)
+        parts.append(try CalibTagReplay().selectionPart(anchors: anchors, train: train))
+        try printJSONObject(TagSettingsSelection().select(parts))
+    }
+}
