@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // switchd's webhook deliveries and the fleet benchmark: answers read with backpressure and a byte limit.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // switchd's PostgreSQL store, for several instances on one database (docs/scale-out.md).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The v1 contract: domain types (Measurement, MACAddress, BeaconID, …), the v1 JSON of every
@@ -79,13 +81,18 @@ let package = Package(
 
         // switchd's storage: contract values in, contract values out, through GRDB records. It knows
         // nothing of HTTP, feeds or tokens' secrets; switchd itself does not link GRDB, so no row is
-        // read outside this target.
+        // read outside this target. Its PostgreSQL driver (docs/scale-out.md) is PostgresNIO on
+        // swift-nio's event loops.
         .target(
             name: "SwitchdStore",
             dependencies: [
                 "ScanContract", "Positioning", .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_wal_hook, for the WAL checkpointer (GRDB does not wrap it).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

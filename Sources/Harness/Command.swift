@@ -28,7 +28,7 @@ public func runToEnd(at url: URL, _ arguments: [String]) async throws -> Command
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     do {
-        try process.run()
+        try ProcessLaunch.run(process)
     } catch {
         throw HarnessError("cannot start \(executable): \(error)")
     }
@@ -36,6 +36,10 @@ public func runToEnd(at url: URL, _ arguments: [String]) async throws -> Command
     async let printed = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
     async let complained = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
     let (standardOutput, standardError) = await (printed, complained)
+    // Foundation on Linux keeps every `Process` it started alive, and with it these pipes,
+    // unless they are closed here.
+    try? output.fileHandleForReading.close()
+    try? errors.fileHandleForReading.close()
     process.waitUntilExit()
     return CommandResult(
         status: process.terminationStatus,

@@ -27,20 +27,42 @@ public final class ManagedProcess: @unchecked Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        let lines = self.lines
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                lines.finish()
-            } else {
-                lines.append(data)
-            }
-        }
         process.terminationHandler = { [exits] _ in exits.announce() }
-        try process.run()
+        try ProcessLaunch.run(process)
+        // The child has its own copy. Foundation on Linux keeps every `Process` it started alive,
+        // and with it the handles it was given, so one left open here stays open for good.
+        try? log.close()
+        Self.readLines(of: stdout.fileHandleForReading, into: lines, name: name)
+    }
+
+    /// Reads `output` to its end on a thread of its own, with blocking reads, handing each
+    /// chunk to `lines`. Not `FileHandle.readabilityHandler`: its libdispatch read sources,
+    /// set up and torn down by several children at once, corrupt libdispatch's epoll
+    /// bookkeeping on Linux and crash the whole test process in `_dispatch_event_loop_drain`
+    /// (swift-corelibs-libdispatch#949); suites starting servers in parallel met it about one
+    /// run in ten. A read error ends the output as the end of file does; the handle is closed
+    /// then (see ``init(name:executable:arguments:stderrPath:environment:)`` for why).
+    private static func readLines(of output: FileHandle, into lines: LineBuffer, name: String) {
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(output.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    lines.append(Data(buffer[0 ..< count]))
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            try? output.close()
+            lines.finish()
+        }
+        reader.name = "\(name) output"
+        reader.start()
     }
 
     public var pid: Int32 { process.processIdentifier }

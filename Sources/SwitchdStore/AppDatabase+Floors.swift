@@ -51,7 +51,7 @@ extension AppDatabase {
         try await write { db in
             let rooms = try Set(Int64.fetchAll(db, RoomRecord.select(RoomRecord.Columns.id).filter(RoomRecord.Columns.floorID == id)))
             let locations = try Set(LocationRecord.fetchLocations(db, filter: "room.floor_id = ?", arguments: [id]).map(\.id))
-            let turnedOff = try Self.turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: db)
+            let turnedOff = try Self.turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: SQLiteTransaction(db: db))
             guard try FloorRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no floor \(id)") }
             return Deletion(switchesTurnedOff: turnedOff)
         }

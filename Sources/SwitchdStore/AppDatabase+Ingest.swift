@@ -68,7 +68,7 @@ extension AppDatabase {
             let receipt = BatchReceipt(batchID: batch.batchID, stored: 0, duplicate: true, discarded: discarded)
             return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
         }
-        let current = try requireCurrentSwitch(of: batch.scannerID, in: db)
+        let current = try requireCurrentSwitch(of: batch.scannerID, in: SQLiteTransaction(db: db))
         let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: db)
         let keeps = revision.keepsReadings
 
@@ -98,7 +98,7 @@ extension AppDatabase {
 
     /// The revision a batch says it was scanned under, if it is one the batch may be stored under.
     private static func scanningRevision(_ number: Int, of scannerID: ScannerID, current: Int, in db: Database) throws -> ScanSwitch {
-        guard let revision = try SwitchRevisionRecord.revision(db, number, of: scannerID) else {
+        guard let revision = try SwitchRevisionRecord.revision(SQLiteTransaction(db: db), number, of: scannerID) else {
             throw StoreError.invalidField(ValidationError(
                 field: "switchRevision", reason: "scanner \(scannerID) has no revision \(number); its switch is at revision \(current)"
             ))
@@ -148,9 +148,9 @@ extension AppDatabase {
         guard next != current else { return nil }
         var progressed = current
         progressed.scansCompleted = next.scansCompleted
-        try SwitchRevisionRecord.updateProgress(db, of: progressed)
+        try SwitchRevisionRecord.updateProgress(SQLiteTransaction(db: db), of: progressed)
         guard next.revision != current.revision else { return nil }
-        try SwitchRevisionRecord(next).insert(db)
+        try store(next, in: SQLiteTransaction(db: db))
         return next
     }
 }

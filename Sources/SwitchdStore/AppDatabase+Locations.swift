@@ -49,7 +49,7 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
     package func deleteLocation(_ id: Int64, at now: Date) async throws -> Deletion {
         try await write { db in
-            let turnedOff = try Self.turnOffSwitches(inRooms: [], orLocations: [id], at: now, in: db)
+            let turnedOff = try Self.turnOffSwitches(inRooms: [], orLocations: [id], at: now, in: SQLiteTransaction(db: db))
             guard try LocationRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no location \(id)") }
             return Deletion(switchesTurnedOff: turnedOff)
         }

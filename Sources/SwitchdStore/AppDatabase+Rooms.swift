@@ -56,7 +56,7 @@ extension AppDatabase {
             let locations = try Set(Int64.fetchAll(
                 db, LocationRecord.select(LocationRecord.Columns.id).filter(LocationRecord.Columns.roomID == id)
             ))
-            let turnedOff = try Self.turnOffSwitches(inRooms: [id], orLocations: locations, at: now, in: db)
+            let turnedOff = try Self.turnOffSwitches(inRooms: [id], orLocations: locations, at: now, in: SQLiteTransaction(db: db))
             guard try RoomRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no room \(id)") }
             return Deletion(switchesTurnedOff: turnedOff)
         }

@@ -46,7 +46,7 @@ extension AppDatabase {
     package func deleteScanner(_ scannerID: ScannerID, at now: Date, mqtt: MQTTScannerRemoval?) async throws -> ScannerDeletion {
         if let mqtt { try Self.validate(mqtt.messages) }
         return try await write { db in
-            let current = try Self.requireCurrentSwitch(of: scannerID, in: db)
+            let current = try Self.requireCurrentSwitch(of: scannerID, in: SQLiteTransaction(db: db))
             let id = scannerID.rawValue
             try db.execute(
                 sql: "UPDATE token SET revoked_ms = ? WHERE scanner_id = ? AND revoked_ms IS NULL", arguments: [now.milliseconds, id]
@@ -73,8 +73,8 @@ extension AppDatabase {
 
     /// The revision a scanner registered now under `scannerID` starts at: 1, or one past the
     /// last revision of the scanner deleted under that ID.
-    static func firstRevision(of scannerID: ScannerID, in db: Database) throws -> Int {
-        let last = try Int.fetchOne(db, sql: "SELECT last_revision FROM deleted_scanner WHERE scanner_id = ?", arguments: [scannerID.rawValue])
-        return (last ?? 0) + 1
+    static func firstRevision(of scannerID: ScannerID, in sql: any StoreTransaction) throws -> Int {
+        let deleted = try sql.row("SELECT last_revision FROM deleted_scanner WHERE scanner_id = ?", [.text(scannerID.rawValue)])
+        return (try deleted?.int("last_revision") ?? 0) + 1
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -11,30 +10,34 @@ extension AppDatabase {
     package func createScanner(_ new: NewScanner, at now: Date) async throws -> ScanContract.Scanner {
         try validate(new.validate)
         let scanner = ScanContract.Scanner(id: new.id, name: new.name ?? new.id.rawValue)
-        return try await write { db in
-            guard try !ScannerRecord.exists(db, key: new.id.rawValue) else {
-                throw StoreError.conflict("scanner \(new.id) already exists")
-            }
-            try ScannerRecord(scanner).insert(db)
+        return try await writeStatements { sql in
+            // DO NOTHING rather than a look first: two instances creating one scanner at once
+            // cannot both see it missing.
+            let inserted = try sql.row(
+                "INSERT INTO scanner (id, name) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", [.text(scanner.id.rawValue), .text(scanner.name)]
+            )
+            guard inserted != nil else { throw StoreError.conflict("scanner \(new.id) already exists") }
             var initial = ScanSwitch.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))
-            initial.revision = try Self.firstRevision(of: scanner.id, in: db)
-            try SwitchRevisionRecord(initial).insert(db)
+            initial.revision = try Self.firstRevision(of: scanner.id, in: sql)
+            try Self.store(initial, in: sql)
             return scanner
         }
     }
 
     /// Every scanner, ordered by ID.
     package func scanners() async throws -> [ScanContract.Scanner] {
-        try await read { db in
-            try ScannerRecord.order(ScannerRecord.Columns.id).fetchAll(db).map { try $0.scanner() }
+        try await readStatements { sql in
+            try sql.rows("SELECT id, name FROM scanner ORDER BY id", []).map { try ScannerRecord(row: $0).scanner() }
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown scanner.
     package func scanner(_ id: ScannerID) async throws -> ScanContract.Scanner {
-        try await read { db in
-            guard let record = try ScannerRecord.fetchOne(db, key: id.rawValue) else { throw StoreError.notFound("no scanner \(id)") }
-            return try record.scanner()
+        try await readStatements { sql in
+            guard let row = try sql.row("SELECT id, name FROM scanner WHERE id = ?", [.text(id.rawValue)]) else {
+                throw StoreError.notFound("no scanner \(id)")
+            }
+            return try ScannerRecord(row: row).scanner()
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// The result of a switch change: the state now, and whether it is a new revision.
@@ -19,7 +18,7 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown scanner.
     package func currentSwitch(of scannerID: ScannerID) async throws -> ScanSwitch {
-        try await read { db in try Self.requireCurrentSwitch(of: scannerID, in: db) }
+        try await readStatements { sql in try Self.requireCurrentSwitch(of: scannerID, in: sql) }
     }
 
     /// Applies an admin's change to a scanner's switch; a change that changes nothing keeps the
@@ -31,12 +30,13 @@ extension AppDatabase {
     /// `locationID` or `roomID` when they name nothing or disagree, or the field the state machine
     /// refused.
     package func updateSwitch(of scannerID: ScannerID, with patch: SwitchPatch, at now: Date) async throws -> SwitchUpdate {
-        try await write { db in
-            let current = try Self.requireCurrentSwitch(of: scannerID, in: db)
+        try await writeStatements { sql in
+            try sql.lock(Self.switchLock(scannerID))
+            let current = try Self.requireCurrentSwitch(of: scannerID, in: sql)
             if let expected = patch.expectedRevision, expected != current.revision {
                 throw StoreError.conflict("the switch of \(scannerID) is at revision \(current.revision), not \(expected)")
             }
-            let placed = try Self.placing(patch, in: db)
+            let placed = try Self.placing(patch, in: sql)
             let next: ScanSwitch
             do throws(ValidationError) {
                 next = try current.applying(placed, at: now)
@@ -46,8 +46,8 @@ extension AppDatabase {
             guard next.revision != current.revision else {
                 return SwitchUpdate(scanSwitch: current, isNewRevision: false)
             }
-            try Self.checkPlace(of: next, in: db)
-            try SwitchRevisionRecord(next).insert(db)
+            try Self.checkPlace(of: next, in: sql)
+            try Self.store(next, in: sql)
             return SwitchUpdate(scanSwitch: next, isNewRevision: true)
         }
     }
@@ -56,12 +56,15 @@ extension AppDatabase {
     ///
     /// - Returns: the new revisions, for the switch hub.
     package func expireSwitches(at now: Date) async throws -> [ScanSwitch] {
-        try await write { db in
+        try await writeStatements { sql in
             var expired: [ScanSwitch] = []
-            for current in try SwitchRevisionRecord.currentOfEveryScanner(db) where current.deadline != nil {
+            for due in try SwitchRevisionRecord.currentOfEveryScanner(sql) where due.deadline != nil {
+                // Read again under the scanner's lock: another instance may have changed it since.
+                try sql.lock(Self.switchLock(due.scannerID))
+                let current = try Self.requireCurrentSwitch(of: due.scannerID, in: sql)
                 let next = current.expiring(at: now)
                 if next.revision != current.revision {
-                    try SwitchRevisionRecord(next).insert(db)
+                    try Self.store(next, in: sql)
                     expired.append(next)
                 }
             }
@@ -71,15 +74,15 @@ extension AppDatabase {
 
     /// The earliest `{seconds: T}` deadline of a switch that is on, if any.
     package func nextSwitchDeadline() async throws -> Date? {
-        try await read { db in
-            try SwitchRevisionRecord.currentOfEveryScanner(db).compactMap(\.deadline).min()
+        try await readStatements { sql in
+            try SwitchRevisionRecord.currentOfEveryScanner(sql).compactMap(\.deadline).min()
         }
     }
 
     // MARK: - Inside a transaction
 
-    static func requireCurrentSwitch(of scannerID: ScannerID, in db: Database) throws -> ScanSwitch {
-        guard let current = try SwitchRevisionRecord.current(db, of: scannerID) else {
+    static func requireCurrentSwitch(of scannerID: ScannerID, in sql: any StoreTransaction) throws -> ScanSwitch {
+        guard let current = try SwitchRevisionRecord.current(sql, of: scannerID) else {
             throw StoreError.notFound("no scanner \(scannerID)")
         }
         return current
@@ -87,25 +90,38 @@ extension AppDatabase {
 
     /// Turns off and clears the switches whose current revision points at one of these rooms or
     /// locations; they would otherwise keep pointing at a place that no longer exists.
-    static func turnOffSwitches(inRooms rooms: Set<Int64>, orLocations locations: Set<Int64>, at now: Date, in db: Database) throws -> [ScanSwitch] {
+    static func turnOffSwitches(inRooms rooms: Set<Int64>, orLocations locations: Set<Int64>, at now: Date, in sql: any StoreTransaction) throws -> [ScanSwitch] {
         var turnedOff: [ScanSwitch] = []
-        for current in try SwitchRevisionRecord.currentOfEveryScanner(db) {
+        for current in try SwitchRevisionRecord.currentOfEveryScanner(sql) {
             let pointsInside = current.roomID.map(rooms.contains) == true || current.locationID.map(locations.contains) == true
             guard pointsInside else { continue }
             let next = try current.applying(SwitchPatch(scanning: false, roomID: .set(nil), locationID: .set(nil)), at: now)
             if next.revision != current.revision {
-                try SwitchRevisionRecord(next).insert(db)
+                try store(next, in: sql)
                 turnedOff.append(next)
             }
         }
         return turnedOff
     }
 
+    /// Stores a new revision and announces it to every instance once the transaction commits
+    /// (``switchChannel``, docs/scale-out.md "Fan-out across instances").
+    static func store(_ revision: ScanSwitch, in sql: any StoreTransaction) throws {
+        try SwitchRevisionRecord(revision).insert(sql)
+        try sql.notify(switchChannel, "\(revision.scannerID.rawValue) \(revision.revision)")
+    }
+
+    /// The channel new switch revisions are announced on: `"<scanner ID> <revision>"`.
+    package static let switchChannel = "floorscan_switch"
+
+    /// The lock that makes one scanner's revisions one after another on every instance.
+    static func switchLock(_ scannerID: ScannerID) -> String { "switch \(scannerID.rawValue)" }
+
     /// The patch with the room taken from the location when a location is set.
-    private static func placing(_ patch: SwitchPatch, in db: Database) throws -> SwitchPatch {
+    private static func placing(_ patch: SwitchPatch, in sql: any StoreTransaction) throws -> SwitchPatch {
         var patch = patch
         if case .set(let locationID?) = patch.locationID {
-            guard let roomID = try LocationRecord.roomID(db, ofLocation: locationID) else {
+            guard let roomID = try LocationRecord.roomID(sql, ofLocation: locationID) else {
                 throw StoreError.invalidField(ValidationError(field: "locationID", reason: "no location \(locationID)"))
             }
             if case .set(let given) = patch.roomID, given != roomID {
@@ -114,16 +130,16 @@ extension AppDatabase {
                 ))
             }
             patch.roomID = .set(roomID)
-        } else if case .set(let roomID?) = patch.roomID, try !RoomRecord.exists(db, key: roomID) {
+        } else if case .set(let roomID?) = patch.roomID, try sql.row("SELECT id FROM room WHERE id = ?", [.integer(roomID)]) == nil {
             throw StoreError.invalidField(ValidationError(field: "roomID", reason: "no room \(roomID)"))
         }
         return patch
     }
 
     /// A new revision's room must be its location's room.
-    private static func checkPlace(of scanSwitch: ScanSwitch, in db: Database) throws {
+    private static func checkPlace(of scanSwitch: ScanSwitch, in sql: any StoreTransaction) throws {
         guard let locationID = scanSwitch.locationID else { return }
-        guard let roomID = try LocationRecord.roomID(db, ofLocation: locationID) else {
+        guard let roomID = try LocationRecord.roomID(sql, ofLocation: locationID) else {
             throw StoreError.invalidField(ValidationError(field: "locationID", reason: "no location \(locationID)"))
         }
         guard scanSwitch.roomID == roomID else {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A token that may be used: what it is, and the SHA-256 a presented token's hash is compared with.
@@ -17,36 +16,31 @@ extension AppDatabase {
     package func issueToken(_ new: NewToken, hash: [UInt8], at now: Date) async throws -> TokenInfo {
         try validate(new.validate)
         let record = TokenRecord(new, hash: hash, created: now)
-        return try await write { db in
-            guard try TokenRecord.withHash(db, hash) == nil else {
+        return try await writeStatements { sql in
+            guard try TokenRecord.withHash(sql, hash) == nil else {
                 throw StoreError.conflict("that token is already stored")
             }
-            var inserted = record
-            try inserted.insert(db)
-            return try inserted.tokenInfo()
+            return try record.inserted(sql).tokenInfo()
         }
     }
 
     /// Every token, revoked ones too, by ID.
     package func tokens() async throws -> [TokenInfo] {
-        try await read { db in
-            try TokenRecord.order(TokenRecord.Columns.id).fetchAll(db).map { try $0.tokenInfo() }
-        }
+        try await readStatements { sql in try TokenRecord.all(sql).map { try $0.tokenInfo() } }
     }
 
     /// The stored token whose hash is `hash`, or nil.
     package func tokenInfo(hash: [UInt8]) async throws -> TokenInfo? {
-        try await read { db in try TokenRecord.withHash(db, hash)?.tokenInfo() }
+        try await readStatements { sql in try TokenRecord.withHash(sql, hash)?.tokenInfo() }
     }
 
     /// Marks a token revoked; revoking it again keeps the first time.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown ID.
     package func revokeToken(_ id: Int64, at now: Date) async throws -> TokenInfo {
-        try await write { db in
-            try TokenRecord.filter(key: id).filter(TokenRecord.Columns.revokedMs == nil)
-                .updateAll(db, TokenRecord.Columns.revokedMs.set(to: now.milliseconds))
-            guard let record = try TokenRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no token \(id)") }
+        try await writeStatements { sql in
+            try sql.execute("UPDATE token SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL", [.integer(now.milliseconds), .integer(id)])
+            guard let record = try TokenRecord.withID(sql, id) else { throw StoreError.notFound("no token \(id)") }
             return try record.tokenInfo()
         }
     }
@@ -54,16 +48,16 @@ extension AppDatabase {
     /// The token not revoked whose stored hash is `hash`, with that hash, or nil. Found through
     /// the unique index on the hash: one lookup whatever the number of tokens stored.
     package func activeToken(hash: [UInt8]) async throws -> ActiveTokenHash? {
-        try await read { db in
-            guard let record = try TokenRecord.withHash(db, hash), record.revokedMs == nil else { return nil }
-            return ActiveTokenHash(info: try record.tokenInfo(), hash: Array(record.hash))
+        try await readStatements { sql in
+            guard let record = try TokenRecord.withHash(sql, hash), record.revokedMs == nil else { return nil }
+            return ActiveTokenHash(info: try record.tokenInfo(), hash: record.hash)
         }
     }
 
     /// Whether any admin token can still be used.
     package func hasActiveAdminToken() async throws -> Bool {
-        try await read { db in
-            try TokenRecord.filter(TokenRecord.Columns.role == TokenRole.admin.rawValue && TokenRecord.Columns.revokedMs == nil).isEmpty(db) == false
+        try await readStatements { sql in
+            try sql.row("SELECT 1 AS found FROM token WHERE role = ? AND revoked_ms IS NULL LIMIT 1", [.text(TokenRole.admin.rawValue)]) != nil
         }
     }
 }

@@ -1,26 +1,48 @@
 import Foundation
 import GRDB
 
-/// switchd's storage: one SQLite database, reached through named read and write methods that
-/// take and return the v1 contract's values (`Floor`, `ScanSwitch`, `StoredMeasurement`, …).
+/// switchd's storage: one SQLite database (or, for the areas moved so far, a PostgreSQL one:
+/// docs/scale-out.md), reached through named read and write methods that take and return the
+/// v1 contract's values (`Floor`, `ScanSwitch`, `StoredMeasurement`, …).
 ///
 /// The schema enforces the rules (not null, foreign keys with cascades, unique batch and
 /// measurement IDs); the methods add what SQL cannot say. How each table's row maps to a value
 /// is written once, in its record (`Records/`). Every write method is one transaction: when it
 /// throws, nothing it did is kept. A full disk is ``StoreError/storageFull``.
 package struct AppDatabase: Sendable {
-    package let writer: any DatabaseWriter
+    /// Which database the store runs on.
+    enum Backend: Sendable {
+        case sqlite(any DatabaseWriter)
+        case postgres(PostgresStore)
+    }
+
+    let backend: Backend
+
+    /// The SQLite database, for tests that read rows themselves.
+    ///
+    /// - Precondition: the store runs on SQLite (every store switchd opens does so far).
+    package var writer: any DatabaseWriter {
+        guard case .sqlite(let writer) = backend else { preconditionFailure("a PostgreSQL store has no GRDB writer") }
+        return writer
+    }
+
     /// Checkpoints the WAL off the commit path, when the database was opened with one
     /// (``open(stateDirectory:checkpointsInBackground:)``); its `run` is the caller's to start.
+    /// Always nil on PostgreSQL, which has no WAL of the store's to checkpoint.
     package let checkpointer: WALCheckpointer?
 
     /// Opens `writer` and brings its schema up to date.
     ///
     /// - Throws: when a migration fails; the database is then left as it was before that migration.
     package init(_ writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil) throws {
-        self.writer = writer
+        backend = .sqlite(writer)
         self.checkpointer = checkpointer
         try Self.migrator.migrate(writer)
+    }
+
+    init(backend: Backend) {
+        self.backend = backend
+        checkpointer = nil
     }
 
     /// An empty database in memory, for tests.
@@ -47,7 +69,7 @@ package struct AppDatabase: Sendable {
 
     /// Whether the database answers a query.
     package func ping() async throws {
-        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        _ = try await readStatements { sql in try sql.row("SELECT 1 AS one", []) }
     }
 
     /// The database's size in bytes (pages in use times page size; a WAL file is not included).
@@ -61,7 +83,9 @@ package struct AppDatabase: Sendable {
     ///
     /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite finds the disk (or
     ///   the database's page limit) full; the transaction is rolled back either way.
+    ///   ``NotYetOnPostgres`` on PostgreSQL, where only ``writeStatements(_:)`` runs.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard case .sqlite(let writer) = backend else { throw NotYetOnPostgres() }
         do {
             return try await writer.write(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
@@ -72,8 +96,10 @@ package struct AppDatabase: Sendable {
     /// Runs `body` in one read-only snapshot.
     ///
     /// - Throws: what `body` throws, or ``StoreError/storageFull`` when SQLite has no room for
-    ///   the temporary files a query needs.
+    ///   the temporary files a query needs. ``NotYetOnPostgres`` on PostgreSQL, where only
+    ///   ``readStatements(_:)`` runs.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard case .sqlite(let writer) = backend else { throw NotYetOnPostgres() }
         do {
             return try await writer.read(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {

@@ -53,7 +53,7 @@ struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
     }
 
     /// The room a location is in; nil for an unknown location.
-    static func roomID(_ db: Database, ofLocation id: Int64) throws -> Int64? {
-        try Int64.fetchOne(db, LocationRecord.select(Columns.roomID).filter(key: id))
+    static func roomID(_ sql: any StoreTransaction, ofLocation id: Int64) throws -> Int64? {
+        try sql.row("SELECT room_id FROM location WHERE id = ?", [.integer(id)]).map { try $0.int64("room_id") }
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 import ScanContract
 
-/// A `scanner` row, read as a ``Scan/Scanner``.
+/// A `scanner` row, read as a ``Scan/Scanner``; through GRDB, or a ``StoreRow`` on either database.
 struct ScannerRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "scanner"
 
@@ -15,6 +15,12 @@ struct ScannerRecord: Codable, FetchableRecord, PersistableRecord {
     init(_ scanner: ScanContract.Scanner) {
         id = scanner.id.rawValue
         name = scanner.name
+    }
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.string("id")
+        name = try row.string("name")
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for an ID switchd would not have stored.

@@ -1,10 +1,14 @@
 import Foundation
-import GRDB
 import ScanContract
 
-/// A `switch_revision` row: one revision of a scanner's ``ScanSwitch``.
-struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "switch_revision"
+/// A `switch_revision` row: one revision of a scanner's ``ScanSwitch``. Written and read through
+/// ``StoreTransaction`` in the SQL both databases speak; bodies still on GRDB reach it through
+/// ``SQLiteTransaction``.
+struct SwitchRevisionRecord {
+    static let columns = """
+        scanner_id, revision, scanning, mode, room_id, location_id, store_data, stop_after_scans, stop_after_seconds, \
+        changed_ms, scans_completed, stopped_by, allow_bssids, allow_ssids
+        """
 
     var scannerID: String
     var revision: Int
@@ -22,17 +26,22 @@ struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
     var allowBSSIDs: String?
     var allowSSIDs: String?
 
-    enum CodingKeys: String, CodingKey {
-        case scannerID = "scanner_id", revision, scanning, mode, roomID = "room_id", locationID = "location_id"
-        case storeData = "store_data", stopAfterScans = "stop_after_scans", stopAfterSeconds = "stop_after_seconds"
-        case changedMs = "changed_ms", scansCompleted = "scans_completed", stoppedBy = "stopped_by"
-        case allowBSSIDs = "allow_bssids", allowSSIDs = "allow_ssids"
-    }
-
-    enum Columns {
-        static let scannerID = Column(CodingKeys.scannerID)
-        static let revision = Column(CodingKeys.revision)
-        static let scansCompleted = Column(CodingKeys.scansCompleted)
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        scannerID = try row.string("scanner_id")
+        revision = try row.int("revision")
+        scanning = try row.bool("scanning")
+        mode = try row.string("mode")
+        roomID = try row.optionalInt64("room_id")
+        locationID = try row.optionalInt64("location_id")
+        storeData = try row.bool("store_data")
+        stopAfterScans = try row.optionalInt("stop_after_scans")
+        stopAfterSeconds = try row.optionalDouble("stop_after_seconds")
+        changedMs = try row.int64("changed_ms")
+        scansCompleted = try row.int("scans_completed")
+        stoppedBy = try row.optionalString("stopped_by")
+        allowBSSIDs = try row.optionalString("allow_bssids")
+        allowSSIDs = try row.optionalString("allow_ssids")
     }
 
     init(_ scanSwitch: ScanSwitch) {
@@ -99,33 +108,43 @@ struct SwitchRevisionRecord: Codable, FetchableRecord, PersistableRecord {
         )
     }
 
+    /// Stores the revision.
+    ///
+    /// - Throws: the driver's error when the scanner already has this revision (the primary key).
+    func insert(_ sql: any StoreTransaction) throws {
+        try sql.execute("INSERT INTO switch_revision (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            .text(scannerID), .integer(Int64(revision)), .boolean(scanning), .text(mode), StoreValue(roomID), StoreValue(locationID),
+            .boolean(storeData), StoreValue(stopAfterScans), StoreValue(stopAfterSeconds), .integer(changedMs),
+            .integer(Int64(scansCompleted)), StoreValue(stoppedBy), StoreValue(allowBSSIDs), StoreValue(allowSSIDs),
+        ])
+    }
+
     /// The latest revision of one scanner's switch.
-    static func current(_ db: Database, of scannerID: ScannerID) throws -> ScanSwitch? {
-        try SwitchRevisionRecord
-            .filter(Columns.scannerID == scannerID.rawValue)
-            .order(Columns.revision.desc)
-            .fetchOne(db)?
-            .scanSwitch()
+    static func current(_ sql: any StoreTransaction, of scannerID: ScannerID) throws -> ScanSwitch? {
+        try sql.row(
+            "SELECT \(columns) FROM switch_revision WHERE scanner_id = ? ORDER BY revision DESC LIMIT 1", [.text(scannerID.rawValue)]
+        ).map { try SwitchRevisionRecord(row: $0).scanSwitch() }
     }
 
     /// One revision of a scanner's switch, as stored now.
-    static func revision(_ db: Database, _ revision: Int, of scannerID: ScannerID) throws -> ScanSwitch? {
-        try SwitchRevisionRecord.fetchOne(db, key: [Columns.scannerID.name: scannerID.rawValue, Columns.revision.name: revision])?
-            .scanSwitch()
+    static func revision(_ sql: any StoreTransaction, _ revision: Int, of scannerID: ScannerID) throws -> ScanSwitch? {
+        try sql.row(
+            "SELECT \(columns) FROM switch_revision WHERE scanner_id = ? AND revision = ?", [.text(scannerID.rawValue), .integer(Int64(revision))]
+        ).map { try SwitchRevisionRecord(row: $0).scanSwitch() }
     }
 
     /// The latest revision of every scanner's switch.
-    static func currentOfEveryScanner(_ db: Database) throws -> [ScanSwitch] {
-        try SwitchRevisionRecord.fetchAll(db, sql: """
-            SELECT * FROM switch_revision AS r
+    static func currentOfEveryScanner(_ sql: any StoreTransaction) throws -> [ScanSwitch] {
+        try sql.rows("""
+            SELECT \(columns) FROM switch_revision AS r
             WHERE r.revision = (SELECT MAX(revision) FROM switch_revision WHERE scanner_id = r.scanner_id)
-            """).map { try $0.scanSwitch() }
+            """, []).map { try SwitchRevisionRecord(row: $0).scanSwitch() }
     }
 
     /// Stores a revision's survey progress (``ScanSwitch/scansCompleted``), which is not a revision.
-    static func updateProgress(_ db: Database, of scanSwitch: ScanSwitch) throws {
-        try SwitchRevisionRecord
-            .filter(Columns.scannerID == scanSwitch.scannerID.rawValue && Columns.revision == scanSwitch.revision)
-            .updateAll(db, Columns.scansCompleted.set(to: scanSwitch.scansCompleted))
+    static func updateProgress(_ sql: any StoreTransaction, of scanSwitch: ScanSwitch) throws {
+        try sql.execute("UPDATE switch_revision SET scans_completed = ? WHERE scanner_id = ? AND revision = ?", [
+            .integer(Int64(scanSwitch.scansCompleted)), .text(scanSwitch.scannerID.rawValue), .integer(Int64(scanSwitch.revision)),
+        ])
     }
 }

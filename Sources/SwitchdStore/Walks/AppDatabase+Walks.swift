@@ -39,7 +39,7 @@ extension AppDatabase {
     package func startWalk(_ new: NewWalk, at now: Date) async throws -> WalkChange {
         try validate(new.validate)
         return try await write { db in
-            var current = try Self.requireCurrentSwitch(of: new.scannerID, in: db)
+            var current = try Self.requireCurrentSwitch(of: new.scannerID, in: SQLiteTransaction(db: db))
             if let walking = try Int64.fetchOne(db, sql: "SELECT id FROM walk WHERE scanner_id = ? AND state = 'walking'", arguments: [new.scannerID.rawValue]) {
                 throw StoreError.conflict("scanner \(new.scannerID) is walking walk \(walking); it must arrive or be deleted first")
             }
@@ -171,14 +171,14 @@ extension AppDatabase {
         } catch {
             throw StoreError.invalidField(error)
         }
-        try SwitchRevisionRecord(next).insert(db)
+        try store(next, in: SQLiteTransaction(db: db))
         return next
     }
 
     /// Turns the scanner's switch off when it is still at the walk's revision; nil otherwise (the
     /// admin changed it since, and that change stands).
     private static func turnOffWalkSwitch(of walk: WalkRecord, at now: Date, in db: Database) throws -> ScanSwitch? {
-        guard let current = try SwitchRevisionRecord.current(db, of: ScannerID(walk.scannerID)),
+        guard let current = try SwitchRevisionRecord.current(SQLiteTransaction(db: db), of: ScannerID(walk.scannerID)),
               current.revision == walk.revision, current.scanning else { return nil }
         return try insertRevision(of: current, with: SwitchPatch(scanning: false), at: now, in: db)
     }

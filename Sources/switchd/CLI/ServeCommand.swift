@@ -22,6 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var portFile: String?
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
+    @Option(help: ArgumentHelp(
+        "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE. Not supported yet: refused at start.",
+        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql."
+    ))
+    var database: String?
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
     @Option(help: "Largest floor-plan image accepted, in bytes.") var maxPlanBytes = Settings.defaultMaxPlanBytes
     @Option(help: "Folder of the admin page served at /admin/. (default: ../share/floorscan/admin beside the executable, else the source tree's share/admin)")
@@ -86,6 +91,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
+        if let database {
+            do {
+                _ = try PostgresAddress(url: database)
+            } catch {
+                throw ArgumentParser.ValidationError("--database: \(error)")
+            }
+        }
         if let keepDays, keepDays < 1 {
             throw ArgumentParser.ValidationError("--keep-days must be at least 1, got \(keepDays)")
         }
@@ -123,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
         let systemd = try SystemdNotifier()
-        let database = try AppDatabase.open(stateDirectory: settings.stateDirectory, checkpointsInBackground: true)
+        let database = try openDatabase(stateDirectory: settings.stateDirectory)
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
             logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])
@@ -144,6 +156,31 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil)
         }
         try await app.runService()
+    }
+}
+
+extension ServeCommand {
+    /// Where the state is kept: ``database`` when given, else the SQLite file in `stateDirectory`.
+    var databaseLocation: DatabaseLocation {
+        get throws {
+            guard let database else { return .sqlite(stateDirectory: stateDir) }
+            return .postgres(try PostgresAddress(url: database))
+        }
+    }
+
+    /// Opens the store at ``databaseLocation``.
+    ///
+    /// - Throws: ``DatabaseLocationError`` for a PostgreSQL database, until the PostgreSQL store
+    ///   serves every route (``DatabaseLocation/postgresNotYetSupported``), so a half backend
+    ///   never runs; what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the SQLite file,
+    ///   which checkpoints its WAL in the background (``WALCheckpointService``).
+    func openDatabase(stateDirectory: String) throws -> AppDatabase {
+        switch try databaseLocation {
+        case .sqlite:
+            return try AppDatabase.open(stateDirectory: stateDirectory, checkpointsInBackground: true)
+        case .postgres:
+            throw DatabaseLocationError("--database: \(DatabaseLocation.postgresNotYetSupported)")
+        }
     }
 }
 

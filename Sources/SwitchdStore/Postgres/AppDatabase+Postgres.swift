@@ -1,0 +1,53 @@
+import Foundation
+
+extension AppDatabase {
+    /// Opens the PostgreSQL database at `address` and brings its schema up to date
+    /// (``PostgresStore/migrate()``). Only the areas moved onto ``StoreTransaction`` run there so
+    /// far (docs/scale-out.md, "Phases"); the others throw ``NotYetOnPostgres``.
+    ///
+    /// - Throws: the driver's error when the server cannot be reached or a migration fails.
+    package static func open(postgres address: PostgresAddress, maxConnections: Int = 8) async throws -> AppDatabase {
+        let store = PostgresStore(address: address, maxConnections: maxConnections)
+        do {
+            try await store.migrate()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        return AppDatabase(backend: .postgres(store))
+    }
+
+    /// Closes a PostgreSQL store's connections and threads; nothing for SQLite, whose
+    /// connections close with the last reference.
+    package func close() async throws {
+        if case .postgres(let store) = backend {
+            try await store.close()
+        }
+    }
+}
+
+extension AppDatabase {
+    /// Calls `receive` with each new switch revision another instance (or this one) committed,
+    /// as `(scanner ID text, revision)`, after `listening` says the listener is registered; see
+    /// ``PostgresStore/listen(on:listening:receive:)``. On SQLite, one process is every writer
+    /// and its own hub announces its commits: this returns at once.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops (listen again, then
+    ///   resync from the store).
+    package func listenForSwitchRevisions(
+        listening: @Sendable () async -> Void, receive: @Sendable (_ scannerID: String, _ revision: Int) async -> Void
+    ) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.switchChannel, listening: listening) { payload in
+            let parts = payload.split(separator: " ")
+            guard parts.count == 2, let revision = Int(parts[1]) else { return }
+            await receive(String(parts[0]), revision)
+        }
+    }
+}
+
+/// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,
+/// "Phases"). switchd refuses `--database postgres://…` until none is left, so only tests meet it.
+package struct NotYetOnPostgres: Error, CustomStringConvertible {
+    package var description: String { "this store method runs on SQLite only so far (docs/scale-out.md)" }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// switchd's connections to one PostgreSQL database: up to ``maxConnections`` of them, each
+/// used by one transaction at a time on one of the store's own threads (docs/scale-out.md,
+/// "One body of store logic, two drivers").
+///
+/// A transaction's body is the same synchronous code the SQLite driver runs; it is retried, from
+/// the start, when PostgreSQL reports a serialisation failure or deadlock (SQLSTATE 40001,
+/// 40P01), at most ``maxAttempts`` times.
+package final class PostgresStore: Sendable {
+    package let address: PostgresAddress
+    package let maxConnections: Int
+    private let threads: NIOThreadPool
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let nextID = Atomic<Int>(0)
+    private let logger: Logger
+
+    static let maxAttempts = 5
+    /// The advisory lock key held while migrating, so that instances started together
+    /// migrate one after another (the text "floorscan" as a number).
+    static let migrationLock: Int64 = 0x666c_6f6f_7273_6361
+
+    /// Prepares the store's threads; connections are made when first needed.
+    package init(address: PostgresAddress, maxConnections: Int = 8, logger: Logger = Logger(label: "switchd.postgres")) {
+        self.address = address
+        self.maxConnections = maxConnections
+        self.logger = logger
+        threads = NIOThreadPool(numberOfThreads: maxConnections)
+        threads.start()
+    }
+
+    /// Closes every idle connection and stops the threads.
+    package func close() async throws {
+        let connections = idle.withLock { idle in
+            defer { idle.removeAll() }
+            return idle
+        }
+        for connection in connections {
+            try? await connection.close()
+        }
+        try await threads.shutdownGracefully()
+    }
+
+    /// Runs `body` in one transaction: read-only at REPEATABLE READ (one snapshot), or a write
+    /// at READ COMMITTED (docs/scale-out.md, "Transactions and serialisation").
+    ///
+    /// - Throws: what `body` throws, after rolling back; the driver's error when the server
+    ///   cannot be reached or a statement fails; ``StoreError/storageFull`` for a full disk.
+    package func transaction<T: Sendable>(readOnly: Bool, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await threads.runIfActive { [self] in
+            var attempt = 1
+            while true {
+                do {
+                    return try withConnection { connection in
+                        try runTransaction(on: connection, readOnly: readOnly, body)
+                    }
+                } catch let error as PSQLError where attempt < Self.maxAttempts && Self.isRetryable(error) {
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// Brings the schema up to date: applies, in order, every migration of
+    /// ``PostgresMigrations/history`` not yet recorded, each in its own transaction with its
+    /// record, while holding ``migrationLock``.
+    ///
+    /// - Throws: the server's error for a migration that fails; that migration is then rolled
+    ///   back, and the ones before it stay applied.
+    package func migrate() async throws {
+        try await threads.runIfActive { [self] in
+            try withConnection { connection in
+                _ = try connection.simpleQuery("SELECT pg_advisory_lock(\(Self.migrationLock))").wait()
+                defer { _ = try? connection.simpleQuery("SELECT pg_advisory_unlock(\(Self.migrationLock))").wait() }
+                _ = try connection.simpleQuery(PostgresMigrations.createRecordTable).wait()
+                let applied = try Set(connection.simpleQuery("SELECT identifier FROM \(PostgresMigrations.recordTable)").wait()
+                    .map { try $0.decode(String.self) })
+                for (identifier, sql) in PostgresMigrations.history where !applied.contains(identifier) {
+                    do {
+                        _ = try connection.simpleQuery("BEGIN").wait()
+                        for statement in PostgresMigrations.statements(sql) {
+                            _ = try connection.simpleQuery(statement).wait()
+                        }
+                        _ = try connection.simpleQuery(
+                            "INSERT INTO \(PostgresMigrations.recordTable) (identifier) VALUES ('\(identifier)')"
+                        ).wait()
+                        _ = try connection.simpleQuery("COMMIT").wait()
+                    } catch {
+                        _ = try? connection.simpleQuery("ROLLBACK").wait()
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    private func runTransaction<T>(on connection: PostgresConnection, readOnly: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        let begin = readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL READ COMMITTED"
+        _ = try connection.simpleQuery(begin).wait()
+        do {
+            let result = try body(PostgresTransaction(connection: connection, logger: logger))
+            _ = try connection.simpleQuery("COMMIT").wait()
+            return result
+        } catch {
+            _ = try? connection.simpleQuery("ROLLBACK").wait()
+            throw error
+        }
+    }
+
+    /// Runs `body` with an idle connection, or a new one when none is idle; the connection is
+    /// kept for the next caller unless it closed.
+    private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        defer {
+            if !connection.isClosed {
+                idle.withLock { $0.append(connection) }
+            }
+        }
+        return try body(connection)
+    }
+
+    /// Listens on `channel` on a connection of its own, calls `listening` once PostgreSQL
+    /// has registered the listener, then `receive` with each payload announced, in commit
+    /// order, until the task is cancelled (docs/scale-out.md, "Fan-out across instances").
+    ///
+    /// - Throws: when the connection cannot be made or drops; notifications sent meanwhile are
+    ///   lost, so the caller listens again and then resyncs from the store.
+    package func listen(
+        on channel: String, listening: @Sendable () async -> Void, receive: @Sendable (String) async -> Void
+    ) async throws {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
+        do {
+            try await connection.listen(on: channel) { notifications in
+                await listening()
+                for try await notification in notifications {
+                    await receive(notification.payload)
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    private func connect() throws -> PostgresConnection {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try configuration(), id: id, logger: logger
+        ).wait()
+    }
+
+    private func configuration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        switch address.endpoint {
+        case .tcp(let host, let port):
+            configuration = .init(host: host, port: port, username: address.user, password: address.password, database: address.database, tls: .disable)
+        case .unixSocket(let directory, let port):
+            configuration = .init(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: address.user, password: address.password, database: address.database
+            )
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    private static func isRetryable(_ error: PSQLError) -> Bool {
+        let state = error.serverInfo?[.sqlState]
+        return state == "40001" || state == "40P01"
+    }
+}
