@@ -11,6 +11,7 @@ import datetime
 import math
 import os
 import sys
+import urllib.error
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -37,6 +38,17 @@ def heard_at(spot, end):
         }]})
 
 
+def located(tag_id):
+    """Whether switchd has a position for the tag yet (404 until its first window closes)."""
+    try:
+        api("GET", f"/v1/tags/{tag_id}/positions/latest")
+        return True
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return False
+        raise
+
+
 def run(page):
     driver = page.driver
     floor = api("POST", "/v1/floors", {"name": "Bike store floor", "building": "Tags building"})
@@ -46,6 +58,9 @@ def run(page):
     tag = api("POST", "/v1/tags", {"name": "Bike", "identity": IDENTITY, "txPower": -59, "height": 1})
     start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     heard_at((3.0, 3.0), start)
+    # switchd locates a window once it closes: here on its clock, no later window being posted.
+    # The page then loads with the tag's latest position (asked before, it would answer 404).
+    page.wait("the first window located", lambda: located(tag["id"]))
 
     sign_in(page)
     Select(page.by_id("floor-select")).select_by_value(str(floor["id"]))
