@@ -30,7 +30,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     ///
     /// - Throws: ``HarnessError`` when Mosquitto is not installed (`apt install mosquitto
     ///   mosquitto-clients`; scripts/lib.sh installs them), ends before it runs (its listener
-    ///   could not be opened) or does not say it runs within ``startDeadline``.
+    ///   could not be opened) or does not say it runs within ``ManagedProcess``'s usual 30 s.
     public init(tls: SelfSignedCertificate? = nil, login: Login? = nil) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw HarnessError("no \(Self.executable): install Debian's mosquitto and mosquitto-clients (scripts/lib.sh floorscan_install_deps does)")
@@ -65,10 +65,6 @@ public final class MosquittoBroker: @unchecked Sendable {
         try await start()
     }
 
-    /// How long a starting broker may take to say it runs: only a backstop, as the wait ends
-    /// when it says so (or ends); generous, as a loaded machine can hold a process back for long.
-    public static let startDeadline = Duration.seconds(300)
-
     /// Starts the broker again on the same port after ``kill()``.
     ///
     /// - Throws: ``HarnessError`` as ``init(tls:login:)`` does.
@@ -85,10 +81,11 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Returns once Mosquitto logs that it runs, which it does only after opening its listener;
-    /// when the listener cannot be opened (the port taken meanwhile) it ends instead.
+    /// when the listener cannot be opened (the port taken meanwhile) it ends instead, and the wait
+    /// ends with it (the output reader sees the end), not at the deadline.
     private func waitUntilRunning(_ started: ManagedProcess) async throws {
         do {
-            _ = try await started.waitForLine(timeout: Self.startDeadline) { $0.hasSuffix(" running") }
+            _ = try await started.waitForLine { $0.hasSuffix(" running") }
         } catch {
             await started.kill()
             throw HarnessError("mosquitto on port \(port) did not start: \(error)\n\(started.stderrTail())\n\(log)")

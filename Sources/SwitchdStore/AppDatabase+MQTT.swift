@@ -87,17 +87,23 @@ extension AppDatabase {
     /// When switchd last heard from each scanner that uploaded a batch with a row ID above
     /// `batchID`, by the time it received the batch, and the highest batch row ID read (to pass
     /// next time, so only new batches are read).
+    ///
+    /// Only batches of the scanner registered now count: those a deleted scanner of the same ID
+    /// uploaded stay stored, but were taken under its revisions, which `deleted_scanner`
+    /// remembers the last of (a batch is stored only under a revision of the scanner registered
+    /// then, and a scanner registered again numbers its revisions on from there).
     package func lastBatchContacts(after batchID: Int64) async throws -> (contacts: [ScannerID: Date], lastBatchID: Int64) {
         try await read { db in
             var contacts: [ScannerID: Date] = [:]
-            var last = batchID
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM batch WHERE id > ?", arguments: [batchID]) ?? batchID
             let rows = try Row.fetchAll(db, sql: """
-                SELECT scanner_id, MAX(received_ms) AS received_ms, MAX(id) AS last_id FROM batch WHERE id > ? GROUP BY scanner_id
-                """, arguments: [batchID])
+                SELECT batch.scanner_id, MAX(batch.received_ms) AS received_ms FROM batch
+                LEFT JOIN deleted_scanner ON deleted_scanner.scanner_id = batch.scanner_id
+                WHERE batch.id > ? AND batch.id <= ? AND batch.revision > COALESCE(deleted_scanner.last_revision, 0)
+                GROUP BY batch.scanner_id
+                """, arguments: [batchID, last])
             for row in rows {
-                let scanner = try storedScannerID(row["scanner_id"])
-                contacts[scanner] = Date(milliseconds: row["received_ms"])
-                last = max(last, row["last_id"])
+                contacts[try storedScannerID(row["scanner_id"])] = Date(milliseconds: row["received_ms"])
             }
             return (contacts, last)
         }

@@ -104,6 +104,22 @@ extension AppDatabase {
         return turnedOff
     }
 
+    /// Sets the scanner's switch from `current` to `patch` under one new revision, even when the
+    /// patch changes no setting (``ScanSwitch/restarting(with:at:)``), stores it and returns it.
+    ///
+    /// - Throws: ``StoreError/invalidField(_:)`` naming the field the state machine refused;
+    ///   nothing is stored then.
+    static func storeRevision(of current: ScanSwitch, setting patch: SwitchPatch, at now: Date, in sql: any StoreTransaction) throws -> ScanSwitch {
+        let next: ScanSwitch
+        do throws(ValidationError) {
+            next = try current.restarting(with: patch, at: now)
+        } catch {
+            throw StoreError.invalidField(error)
+        }
+        try store(next, in: sql)
+        return next
+    }
+
     /// Stores a new revision and announces it to every instance once the transaction commits
     /// (``switchChannel``, docs/scale-out.md "Fan-out across instances").
     static func store(_ revision: ScanSwitch, in sql: any StoreTransaction) throws {

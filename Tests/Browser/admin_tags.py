@@ -1,6 +1,8 @@
 """The admin page's tags in a real headless Chromium against the switchd that scripts/browser-test
 started: the fixed scanners drawn on the plan, a tag's dot moving live as the scanners' sightings
-arrive (its position stream), and the tag's last sightings listed when asked for. The sightings
+arrive (its position stream), and the tag's last sightings listed when asked for; then the
+Scanners card: a fixed scanner's watched list too long for its switch answer shown there, and a
+scanner deleted (asked first). The sightings
 are posted through the API as three fixed scanners would (scannerd track's end-to-end test covers
 scannerd itself).
 
@@ -21,6 +23,8 @@ from visit_and_dashboard import sign_in
 
 SCANNERS = [("fixed-a", 0.0, 0.0), ("fixed-b", 12.0, 0.0), ("fixed-c", 6.0, 10.0)]
 IDENTITY = {"kind": "address", "address": "02:00:00:00:0b:1e"}
+BEACON_UUID = "F7826DA6-4FA2-4E98-8024-BC5B71E0893E"
+BEACONS_PAST_THE_ANSWER = 900
 
 
 def iso(moment):
@@ -83,6 +87,45 @@ def run(page):
         raise AssertionError(f"sightings from {scanners}")
     page.shot("tag-last-seen", show="tags")
 
+    print("==> a watched list too long for the switch answer is shown on its fixed scanner")
+    card = "#scanner-list li[data-scanner-id='fixed-a']"
+    page.wait("the fixed scanners in the Scanners card", lambda: driver.find_elements(By.CSS_SELECTOR, card))
+    if driver.find_elements(By.CSS_SELECTOR, f"{card} .left-out"):
+        raise AssertionError("a watched list that fits shows beacons left out")
+    # More beacons in the building than a 64 KiB switch answer lists (about 700 fit).
+    for minor in range(1, BEACONS_PAST_THE_ANSWER + 1):
+        api("POST", "/v1/beacons", {
+            "uuid": BEACON_UUID, "major": 3, "minor": minor, "floorID": floor["id"],
+            "x": 20 + (minor % 30) * 0.5, "y": 20 + (minor // 30) * 0.5, "z": 1, "measuredPower": -59,
+        })
+    left_out = api("GET", "/v1/scanners/fixed-a/switch?watched=")["watchedLeftOut"]
+    page.by_id("scanners-refresh").click()
+    page.wait("the beacons left out shown on the fixed scanner", lambda: driver.find_elements(By.CSS_SELECTOR, f"{card} .left-out"))
+    shown = driver.find_element(By.CSS_SELECTOR, f"{card} .left-out").text
+    if shown != f"{left_out} beacons left out of the watched list":
+        raise AssertionError(f"the card says {shown!r}; switchd leaves out {left_out}")
+    page.wait("its square outlined on the plan", lambda: "left-out" in page.by_id("fixed-scanner-fixed-a").get_attribute("class"))
+    page.shot("scanner-left-out", show="scanners")
+
+    print("==> a scanner deleted from the Scanners card, asked first")
+    delete = "//ul[@id='scanner-list']/li[@data-scanner-id='fixed-c']//button[text()='Delete…']"
+    driver.find_element(By.XPATH, delete).click()
+    page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
+    page.by_id("confirm-cancel").click()
+    page.wait("the dialog closed", lambda: not page.by_id("confirm-dialog").is_displayed())
+    if "fixed-c" not in {s["id"] for s in api("GET", "/v1/scanners")}:
+        raise AssertionError("cancelling deleted the scanner")
+    driver.find_element(By.XPATH, delete).click()
+    page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
+    page.by_id("confirm-ok").click()
+    page.wait("the scanner gone from the card", lambda: not driver.find_elements(By.CSS_SELECTOR, "#scanner-list li[data-scanner-id='fixed-c']"))
+    if "fixed-c" in {s["id"] for s in api("GET", "/v1/scanners")}:
+        raise AssertionError("the scanner is still registered")
+    page.wait("its square gone from the plan", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#plan rect.fixed-scanner")) == 2)
+    if "fixed-c" in [o.get_attribute("value") for o in Select(page.by_id("scanner-select")).options]:
+        raise AssertionError("the deleted scanner is still offered under Survey")
+    page.shot("scanner-deleted", show="scanners")
+
 
 def main():
     os.makedirs(SHOTS, exist_ok=True)
@@ -90,7 +133,7 @@ def main():
     failed = run_with_screenshot(page, lambda: run(page), name="tags-FAILED")
     if close_and_judge(page, failed):
         return 1
-    print(f"PASS: fixed scanners, the tag moving live and its last sightings; {page.shot_number} screenshots")
+    print(f"PASS: fixed scanners, the tag moving live, its last sightings, beacons left out, a scanner deleted; {page.shot_number} screenshots")
     return 0
 
 

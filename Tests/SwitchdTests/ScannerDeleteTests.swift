@@ -130,6 +130,31 @@ struct ScannerDeleteTests {
         }
     }
 
+    /// The batches a deleted scanner uploaded stay, but are not contact with a scanner registered
+    /// again under its ID: its last-seen time (MQTT's `last-seen` and availability) counts only
+    /// batches received after its registration, also when read from the first batch on (a new
+    /// broker connection or Home Assistant's birth message reads them all again).
+    @Test func aScannerRegisteredAgainIsNotSeenByTheDeletedOnesBatches() async throws {
+        let start = Readings.start
+        try await withTemporaryDatabase { database, _ in
+            _ = try await database.createScanner(NewScanner(id: Self.retired), at: start)
+            let on = try await database.updateSwitch(of: Self.retired, with: SwitchPatch(scanning: true, storeData: true), at: start).scanSwitch
+            _ = try await database.ingest(Readings.batch([Readings.wifi()], revision: on.revision, scanner: Self.retired), at: start.addingTimeInterval(10))
+            #expect(try await database.lastBatchContacts(after: 0).contacts[Self.retired] == start.addingTimeInterval(10))
+            _ = try await database.deleteScanner(Self.retired, at: start.addingTimeInterval(20), mqtt: nil)
+
+            _ = try await database.createScanner(NewScanner(id: Self.retired), at: start.addingTimeInterval(30))
+            let unheard = try await database.lastBatchContacts(after: 0)
+            #expect(unheard.contacts[Self.retired] == nil, "the deleted scanner's batch is not the new one's contact")
+            #expect(unheard.lastBatchID == 1, "its batch is read past all the same")
+
+            let again = try await database.updateSwitch(of: Self.retired, with: SwitchPatch(scanning: true, storeData: true), at: start.addingTimeInterval(40)).scanSwitch
+            _ = try await database.ingest(Readings.batch([Readings.wifi()], revision: again.revision, scanner: Self.retired), at: start.addingTimeInterval(50))
+            #expect(try await database.lastBatchContacts(after: 0).contacts[Self.retired] == start.addingTimeInterval(50))
+            #expect(try await database.lastBatchContacts(after: 1).contacts[Self.retired] == start.addingTimeInterval(50))
+        }
+    }
+
     /// A scanner deleted while its `away` deadline runs is never marked away (its presence state
     /// and events went with it); another scanner's deadline still gives its one `away`.
     @Test func aDeletedScannerIsNeverMarkedAway() async throws {

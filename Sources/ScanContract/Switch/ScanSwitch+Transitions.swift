@@ -44,10 +44,18 @@ extension ScanSwitch {
         }
 
         guard next.differsInSettings(from: self) else { return self }
-        next.revision = revision + 1
-        next.changedAt = now
-        next.scansCompleted = 0
-        next.stoppedBy = next.scanning ? nil : .turnedOff
+        next.beginRevision(after: self, at: now)
+        return next
+    }
+
+    /// Applies an admin's change as one new revision even when it changes no setting, so the
+    /// readings taken from now on are told apart from those taken before (a walk survey's
+    /// readings are those of its revision).
+    ///
+    /// Throws a ``ValidationError`` as ``applying(_:at:)`` does; the switch is then unchanged.
+    public func restarting(with patch: SwitchPatch, at now: Date) throws(ValidationError) -> ScanSwitch {
+        var next = try applying(patch, at: now)
+        if next.revision == revision { next.beginRevision(after: self, at: now) }
         return next
     }
 
@@ -79,6 +87,14 @@ extension ScanSwitch {
         stoppedBy = reason
         revision += 1
         changedAt = now
+    }
+
+    /// The next revision after `previous`: progress and the stop clock start again.
+    private mutating func beginRevision(after previous: ScanSwitch, at now: Date) {
+        revision = previous.revision + 1
+        changedAt = now
+        scansCompleted = 0
+        stoppedBy = scanning ? nil : .turnedOff
     }
 
     private func differsInSettings(from other: ScanSwitch) -> Bool {

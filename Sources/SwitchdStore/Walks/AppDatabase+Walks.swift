@@ -27,9 +27,9 @@ extension AppDatabase {
         try await read { db in try Self.requireWalk(id, in: db) }
     }
 
-    /// Starts a walk survey: the scanner's switch is turned on to survey the start location under
-    /// a revision of its own (turned off first, as a revision, when it was scanning), which the
-    /// walk records. Its readings stay out of the radio map until the walk arrives.
+    /// Starts a walk survey: the scanner's switch is set to survey the start location under one
+    /// revision of its own, new even when the scanner already surveyed there, which the walk
+    /// records. Its readings stay out of the radio map until the walk arrives.
     ///
     /// Throws, changing nothing: ``StoreError/notFound(_:)`` for an unknown scanner;
     /// ``StoreError/invalidField(_:)`` naming `fromLocationID` or `toLocationID` for a location
@@ -39,19 +39,17 @@ extension AppDatabase {
     package func startWalk(_ new: NewWalk, at now: Date) async throws -> WalkChange {
         try validate(new.validate)
         return try await write { db in
-            var current = try Self.requireCurrentSwitch(of: new.scannerID, in: SQLiteTransaction(db: db))
+            let sql = SQLiteTransaction(db: db)
+            let current = try Self.requireCurrentSwitch(of: new.scannerID, in: sql)
             if let walking = try Int64.fetchOne(db, sql: "SELECT id FROM walk WHERE scanner_id = ? AND state = 'walking'", arguments: [new.scannerID.rawValue]) {
                 throw StoreError.conflict("scanner \(new.scannerID) is walking walk \(walking); it must arrive or be deleted first")
             }
             let from = try Self.walkEnd(new.fromLocationID, field: "fromLocationID", in: db)
             let to = try Self.walkEnd(new.toLocationID, field: "toLocationID", in: db)
             try Self.checkSegment(from: from, to: to)
-            if current.scanning {
-                current = try Self.insertRevision(of: current, with: SwitchPatch(scanning: false), at: now, in: db)
-            }
-            let surveying = try Self.insertRevision(of: current, with: SwitchPatch(
+            let surveying = try Self.storeRevision(of: current, setting: SwitchPatch(
                 scanning: true, mode: .survey, roomID: .set(from.roomID), locationID: .set(from.id), stopAfter: .set(nil)
-            ), at: now, in: db)
+            ), at: now, in: sql)
             var record = WalkRecord(
                 scannerID: new.scannerID.rawValue, revision: surveying.revision, fromLocationID: from.id, toLocationID: to.id,
                 roomID: from.roomID, startX: from.x, startY: from.y, endX: to.x, endY: to.y, startedMs: now.milliseconds,
@@ -164,22 +162,12 @@ extension AppDatabase {
         }
     }
 
-    private static func insertRevision(of current: ScanSwitch, with patch: SwitchPatch, at now: Date, in db: Database) throws -> ScanSwitch {
-        let next: ScanSwitch
-        do throws(ValidationError) {
-            next = try current.applying(patch, at: now)
-        } catch {
-            throw StoreError.invalidField(error)
-        }
-        try store(next, in: SQLiteTransaction(db: db))
-        return next
-    }
-
     /// Turns the scanner's switch off when it is still at the walk's revision; nil otherwise (the
     /// admin changed it since, and that change stands).
     private static func turnOffWalkSwitch(of walk: WalkRecord, at now: Date, in db: Database) throws -> ScanSwitch? {
-        guard let current = try SwitchRevisionRecord.current(SQLiteTransaction(db: db), of: ScannerID(walk.scannerID)),
+        let sql = SQLiteTransaction(db: db)
+        guard let current = try SwitchRevisionRecord.current(sql, of: ScannerID(walk.scannerID)),
               current.revision == walk.revision, current.scanning else { return nil }
-        return try insertRevision(of: current, with: SwitchPatch(scanning: false), at: now, in: db)
+        return try storeRevision(of: current, setting: SwitchPatch(scanning: false), at: now, in: sql)
     }
 }

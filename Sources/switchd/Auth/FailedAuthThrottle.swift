@@ -1,3 +1,4 @@
+import DaemonSupport
 import Synchronization
 
 /// Counts failed authentications (a token presented but malformed, unknown or revoked) per
@@ -26,7 +27,8 @@ final class FailedAuthThrottle: Sendable {
     }
 
     let policy: Policy
-    private let elapsed: @Sendable () -> Duration
+    /// The clock, read as the time since the throttle was made.
+    private let time: ElapsedTime
     private let table = Mutex<[String: Entry]>([:])
 
     private struct Entry {
@@ -37,18 +39,12 @@ final class FailedAuthThrottle: Sendable {
     init(policy: Policy = .standard, clock: any Clock<Duration> = ContinuousClock()) {
         precondition(policy.maxFailures > 0 && policy.window > .zero && policy.capacity > 0, "a throttle needs positive limits")
         self.policy = policy
-        elapsed = Self.stopwatch(clock)
-    }
-
-    /// Time since the throttle was made, read from `clock`.
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let origin = clock.now
-        return { origin.duration(to: clock.now) }
+        time = ElapsedTime(clock)
     }
 
     /// How long `address` must still wait, or nil when it may present a token now.
     func retryAfter(for address: String) -> Duration? {
-        let now = elapsed()
+        let now = time.now
         return table.withLock { table in
             guard let entry = table[address] else { return nil }
             let end = entry.windowStart + policy.window
@@ -62,7 +58,7 @@ final class FailedAuthThrottle: Sendable {
 
     /// Records one failed authentication from `address`.
     func recordFailure(from address: String) -> Outcome {
-        let now = elapsed()
+        let now = time.now
         return table.withLock { table in
             var entry = table[address] ?? Entry(windowStart: now, failures: 0)
             if now >= entry.windowStart + policy.window {

@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import Logging
 import ScanContract
@@ -25,17 +26,14 @@ actor TagWindowCloser {
     /// Told of the positions of windows closed on the clock (a request's closes are in its answer).
     let located: @Sendable ([TagPosition]) async -> Void
     let logger: Logger
-    /// Time on the clock since this closer was made.
-    private let elapsed: @Sendable () -> Duration
-    /// Sleeps until the clock shows that much time since this closer was made (at once when it
-    /// does already); throws when cancelled.
-    private let sleepUntil: @Sendable (Duration) async throws -> Void
+    /// The clock, read as the time since this closer was made.
+    private let time: ElapsedTime
 
     private struct OpenWindow {
         var end: Date
         /// The last sighting stored when the window was last posted.
         var storedUpTo: Int64?
-        /// ``TagWindowCloser/elapsed`` at the window's last post.
+        /// ``TagWindowCloser/time`` at the window's last post.
         var lastPost: Duration
     }
 
@@ -54,14 +52,7 @@ actor TagWindowCloser {
         tracker: TagTracker, clock: any Clock<Duration> = ContinuousClock(), closeAfter: Duration = defaultCloseAfter, logger: Logger,
         located: @escaping @Sendable ([TagPosition]) async -> Void
     ) {
-        func stopwatch<C: Clock<Duration>>(_ clock: C) -> (elapsed: @Sendable () -> Duration, sleepUntil: @Sendable (Duration) async throws -> Void) {
-            let origin = clock.now
-            return (
-                { origin.duration(to: clock.now) },
-                { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
-            )
-        }
-        (elapsed, sleepUntil) = stopwatch(clock)
+        time = ElapsedTime(clock)
         self.tracker = tracker
         self.closeAfter = closeAfter
         self.logger = logger
@@ -84,7 +75,7 @@ actor TagWindowCloser {
             // Another batch may have moved on while this one located.
             if closed[tagID]?.contains(end) == true { continue }
             let isNew = open[tagID]?.end != end
-            open[tagID] = OpenWindow(end: end, storedUpTo: storedUpTo, lastPost: elapsed())
+            open[tagID] = OpenWindow(end: end, storedUpTo: storedUpTo, lastPost: time.now)
             if isNew {
                 Task { await self.closeWhenQuiet(tagID, end) }
             }
@@ -103,9 +94,9 @@ actor TagWindowCloser {
     private func closeWhenQuiet(_ tagID: Int64, _ end: Date) async {
         while let window = open[tagID], window.end == end {
             let due = window.lastPost + closeAfter
-            guard elapsed() >= due else {
+            guard time.now >= due else {
                 do {
-                    try await sleepUntil(due)
+                    try await time.sleep(until: due)
                 } catch {
                     return
                 }

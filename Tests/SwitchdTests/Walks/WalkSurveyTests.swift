@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Positioning
@@ -178,7 +179,7 @@ import Testing
                 let surveying = try await client.startSurvey(at: corridor.to.id)
                 _ = try await client.uploadNew(Readings.batch(Self.cycle(0, at: 19), revision: surveying.revision))
                 let underWay = try await client.expect(.created, .post, "/v1/walks", json: new, as: Walk.self)
-                #expect(underWay.switchRevision == surveying.revision + 2, "turned off, then on for the walk")
+                #expect(underWay.switchRevision == surveying.revision + 1, "one revision for the walk")
                 clock.set(Self.start.addingTimeInterval(23))
                 _ = try await client.uploadNew(Readings.batch(Self.cycle(0, at: 22), revision: underWay.switchRevision))
                 #expect(try await client.send(.delete, "/v1/walks/\(underWay.id)", text: "").status == .noContent)
@@ -186,6 +187,39 @@ import Testing
                 let left = try await client.expect(.ok, get: "/v1/measurements", as: Page<StoredMeasurement>.self).items
                 #expect(left.map(\.locationID) == [corridor.to.id, corridor.to.id], "only the earlier survey's readings")
                 #expect(try await client.expect(.ok, get: "/v1/walks", as: [Walk].self).isEmpty)
+            }
+        }
+    }
+
+    /// Starting a walk is one admin action and writes one switch revision, whether the scanner
+    /// was off or already surveyed the walk's start with the walk's settings (the walk still
+    /// gets a revision of its own, so no earlier reading counts as the walk's).
+    @Test func startingAWalkWritesOneSwitchRevision() async throws {
+        let clock = SetWallClock(Self.start)
+        try await withTemporaryDatabase { database, _ in
+            try await makeApp(database, wallClock: clock.wallClock).test(.live) { client in
+                let corridor = try await Corridor.make(client)
+                let new = NewWalk(scannerID: .default, fromLocationID: corridor.from.id, toLocationID: corridor.to.id)
+                let revisions = { @Sendable in
+                    try await database.read { db in
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM switch_revision WHERE scanner_id = ?", arguments: ["default"]) ?? 0
+                    }
+                }
+
+                let off = try await revisions()
+                let first = try await client.expect(.created, .post, "/v1/walks", json: new, as: Walk.self)
+                #expect(try await revisions() == off + 1, "from off")
+                clock.set(Self.start.addingTimeInterval(6))
+                _ = try await client.expect(.ok, .post, "/v1/walks/\(first.id)/arrived", json: [String: String](), as: Walk.self)
+
+                clock.set(Self.start.addingTimeInterval(10))
+                let surveying = try await client.startSurvey(at: corridor.from.id)
+                let before = try await revisions()
+                let second = try await client.expect(.created, .post, "/v1/walks", json: new, as: Walk.self)
+                #expect(try await revisions() == before + 1, "from surveying the start already")
+                #expect(second.switchRevision == surveying.revision + 1)
+                let now = try await client.expect(.ok, get: "/v1/scanners/default/switch", as: ScanSwitch.self)
+                #expect(now.revision == second.switchRevision && now.scanning && now.scansCompleted == 0)
             }
         }
     }

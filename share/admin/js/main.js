@@ -11,6 +11,7 @@ import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality,
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+import { ScannersPanel } from './scanners.js';
 import { renderTags } from './tags.js';
 import { WalkPanel } from './walk.js';
 
@@ -54,6 +55,11 @@ const walks = new WalkPanel(api, $, (text, isError) => say(text, isError), () =>
 /** Runs an action of the admin; a failure is shown, never thrown to the console. */
 const guard = guardWith((error) => (error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error)));
 
+const scanners = new ScannersPanel(api, $, (text, isError) => say(text, isError), guard, async () => {
+  await loadScanners();
+  await loadFloorContents();
+});
+
 function on(id, event, action) {
   $(id).addEventListener(event, guard(action));
 }
@@ -96,12 +102,13 @@ async function showApp() {
 
 // ---- loading ----
 
+/** The scanners card (scanners.js) and the scanner choices under Survey. */
 async function loadScanners() {
-  const scanners = await api.get('/v1/scanners');
+  const registered = await scanners.load();
   const select = $('scanner-select');
   const current = select.value;
-  select.replaceChildren(...scanners.map((s) => option(s.id, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
-  if (scanners.some((s) => s.id === current)) select.value = current;
+  select.replaceChildren(...registered.map((s) => option(s.id, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
+  if (registered.some((s) => s.id === current)) select.value = current;
 }
 
 async function loadFloors(chooseID) {
@@ -299,7 +306,7 @@ function renderPlan() {
     route: state.route.filter((l) => onFloor.has(l.id)),
     marks: state.marks,
     position,
-    fixedScanners: state.placements,
+    fixedScanners: state.placements.map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
     tags: tagsOnFloor(),
   });
   geoReference.drawOn($('plan'), g);
@@ -874,6 +881,7 @@ function wire() {
   on('locate-start', 'click', startLocating);
   on('locate-stop', 'click', stopLocating);
   on('integrations-refresh', 'click', () => loadIntegrations(api, $));
+  on('scanners-refresh', 'click', async () => { await loadScanners(); renderPlan(); });
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);

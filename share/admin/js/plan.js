@@ -77,7 +77,8 @@ export function drawBase(svg, g, imageURL) {
  *   suggestion: {x, y, reason} | null (where to survey next, metres),
  *   links: [{from, to}] (same-floor locations), route: [locations], marks: [{x, y}] (pixels),
  *   position: {x, y, accuracyMetres} | null,
- *   fixedScanners: [{scannerID, x, y, receiveOffset}] (this floor's placements),
+ *   fixedScanners: [{scannerID, x, y, receiveOffset, watchedLeftOut}] (this floor's placements; watchedLeftOut
+ *     beacons their watched list leaves out, outlined when any),
  *   tags: [{tag, position}] (tags whose latest position is on this floor) }
  */
 export function draw(svg, view) {
@@ -131,10 +132,11 @@ export function draw(svg, view) {
     const p = toPixels(g, scanner.x, scanner.y);
     const size = unit * 1.6;
     const square = element('rect', {
-      class: 'fixed-scanner', x: p.x - size / 2, y: p.y - size / 2, width: size, height: size,
+      class: scanner.watchedLeftOut > 0 ? 'fixed-scanner left-out' : 'fixed-scanner', x: p.x - size / 2, y: p.y - size / 2, width: size, height: size,
       'data-scanner-id': scanner.scannerID, id: `fixed-scanner-${scanner.scannerID}`,
     }, svg);
-    element('title', {}, square).textContent = `${scanner.scannerID} (receive offset ${scanner.receiveOffset.toFixed(1)} dB)`;
+    const leftOut = scanner.watchedLeftOut > 0 ? `; ${scanner.watchedLeftOut} beacons left out of the watched list` : '';
+    element('title', {}, square).textContent = `${scanner.scannerID} (receive offset ${scanner.receiveOffset.toFixed(1)} dB${leftOut})`;
   }
   for (const { tag, position } of view.tags || []) {
     const p = toPixels(g, position.x, position.y);

@@ -1,7 +1,8 @@
 // Walk survey from the admin page (docs/survey-quality.md, "Walk survey"): with a location chosen
 // as the start, pick the end, press "Start walk", walk there at a steady pace while the scanner
 // scans, press "Arrived". switchd places each scan cycle on the segment by its time; the points
-// then show on the plan like any surveyed location.
+// then show on the plan like any surveyed location, and so do the points of a cycle uploaded
+// after the arrival, as switchd places it (the scanner's readings are followed until its next walk).
 
 export class WalkPanel {
   /**
@@ -16,6 +17,10 @@ export class WalkPanel {
     this.say = say;
     this.reload = reload;
     this.walk = null;
+    /** Ends following the last walk's scanner's readings. */
+    this.following = null;
+    /** How many points of the last walk the plan shows. */
+    this.shownPoints = null;
   }
 
   /** Fills the end choices with the floor's marked locations other than `startID` (walk points left out). */
@@ -42,6 +47,55 @@ export class WalkPanel {
     const to = Number.parseInt(this.$('walk-to').value, 10);
     this.walk = await this.api.post('/v1/walks', { scannerID, fromLocationID: startID, toLocationID: to });
     this.say(`Walk ${this.walk.id} started: walk steadily to the end, then press Arrived.`);
+    this.followLatePoints(this.walk);
+  }
+
+  /**
+   * Follows the scanner's stored readings (`/v1/measurements/stream`) until its next walk starts.
+   * A reading of this walk stored after the arrival was placed by switchd as more points: the walk
+   * is read again and, when it has more points than shown, the floor reloaded. Readings arriving
+   * meanwhile lead to one more look once that is done.
+   */
+  followLatePoints(walk) {
+    this.following?.abort();
+    const following = new AbortController();
+    this.following = following;
+    let running = false;
+    let again = false;
+    const look = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          // The list, not GET /v1/walks/{id}: a walk deleted meanwhile is no 404 in the console.
+          const now = (await this.api.get('/v1/walks')).find((w) => w.id === walk.id);
+          if (!now) {
+            following.abort();
+            return;
+          }
+          if (now.points === this.shownPoints) continue;
+          this.shownPoints = now.points;
+          await this.reload();
+          this.say(`Walk ${now.id}: ${now.points} points placed, ${now.droppedCycles} scan cycles outside the walk left out.`);
+        } while (again);
+      } catch {
+        // switchd is out of reach: the next reading looks again.
+      } finally {
+        running = false;
+      }
+    };
+    this.api.stream(`/v1/measurements/stream?scanner=${encodeURIComponent(walk.scannerID)}`, {
+      signal: following.signal,
+      onOpen: () => {},
+      onEvent: (event) => {
+        const arrived = this.walk?.id !== walk.id;
+        if (arrived && event.event === 'measurement' && JSON.parse(event.data).switchRevision === walk.switchRevision) look();
+      },
+    }).catch(() => {});
   }
 
   /** Ends the walk under way now; its points appear once the map is reloaded. */
@@ -49,6 +103,7 @@ export class WalkPanel {
     if (!this.walk) return;
     const done = await this.api.post(`/v1/walks/${this.walk.id}/arrived`, {});
     this.walk = null;
+    this.shownPoints = done.points;
     this.say(`Walk ${done.id} arrived: ${done.points} points placed, ${done.droppedCycles} scan cycles outside the walk left out.`);
     await this.reload();
   }

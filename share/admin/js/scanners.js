@@ -1,0 +1,75 @@
+// The scanners card: every registered scanner with a Delete button (DELETE /v1/scanners/{id},
+// asked first), and on a fixed scanner whose watched list is too long for its switch answer, how
+// many beacons that list leaves out (`watchedLeftOut`, docs/tags.md "Watched list").
+
+import { confirmAction } from './dialogs.js';
+
+export class ScannersPanel {
+  /**
+   * @param {import('./api.js').Api} api
+   * @param {(id: string) => HTMLElement} $ the page's element lookup
+   * @param {(text: string, isError?: boolean) => void} say the page's status line
+   * @param {(action: Function) => Function} guard shows an action's failure on the status line
+   * @param {() => Promise<void>} changed reloads what a deleted scanner took with it (the plan's fixed scanners)
+   */
+  constructor(api, $, say, guard, changed) {
+    Object.assign(this, { api, $, say, guard, changed });
+    this.scanners = [];
+    this.leftOut = new Map();
+  }
+
+  /** Reads every scanner, the fixed ones, and what each fixed scanner's watched list leaves out; returns the scanners. */
+  async load() {
+    const [scanners, placements] = await Promise.all([this.api.get('/v1/scanners'), this.api.get('/v1/placements')]);
+    const counts = await Promise.all(placements.map((placement) => this.watchedLeftOut(placement.scannerID)));
+    this.scanners = scanners;
+    this.leftOut = new Map(placements.map((placement, index) => [placement.scannerID, counts[index]]));
+    this.render();
+    return scanners;
+  }
+
+  /** How many identities the scanner's switch answer leaves out of its watched list (0: all fit). */
+  async watchedLeftOut(scannerID) {
+    // `watched` asks for the list as the scanner gets it; an empty digest is "holding none yet".
+    const answer = await this.api.get(`/v1/scanners/${encodeURIComponent(scannerID)}/switch?watched=`);
+    return answer.watchedLeftOut || 0;
+  }
+
+  render() {
+    const list = this.$('scanner-list');
+    list.replaceChildren(...this.scanners.map((scanner) => {
+      const item = document.createElement('li');
+      item.dataset.scannerId = scanner.id;
+      const name = document.createElement('span');
+      name.className = 'name';
+      const fixed = this.leftOut.has(scanner.id) ? ' (fixed)' : '';
+      name.textContent = `${scanner.name === scanner.id ? scanner.id : `${scanner.name} (${scanner.id})`}${fixed}`;
+      item.append(name);
+      const leftOut = this.leftOut.get(scanner.id) || 0;
+      if (leftOut > 0) {
+        const warning = document.createElement('span');
+        warning.className = 'left-out';
+        warning.textContent = `${leftOut} beacons left out of the watched list`;
+        warning.title = 'Its switch answer has no room for them: the farthest beacons, then the newest tags, are not listened for.';
+        item.append(warning);
+      }
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'danger';
+      remove.textContent = 'Delete…';
+      remove.addEventListener('click', this.guard(() => this.remove(scanner)));
+      item.append(remove);
+      return item;
+    }));
+    if (this.scanners.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No scanners yet.' }));
+  }
+
+  /** Deletes the scanner once the admin confirms; its readings stay (docs/openapi.yaml). */
+  async remove(scanner) {
+    const question = `Delete scanner "${scanner.id}"? Its switch, placement, positions and tokens go; the readings it took stay.`;
+    if (!await confirmAction(question)) return;
+    await this.api.delete(`/v1/scanners/${encodeURIComponent(scanner.id)}`);
+    this.say(`Scanner "${scanner.id}" deleted.`);
+    await this.changed();
+  }
+}
