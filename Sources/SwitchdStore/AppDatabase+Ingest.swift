@@ -114,7 +114,8 @@ extension AppDatabase {
         return revision
     }
 
-    /// Inserts the readings with one cached statement; a reading whose ID is already stored is
+    /// Inserts the readings with one cached statement, bound through SQLite's C API
+    /// (``MeasurementRecord/insert(with:in:)``); a reading whose ID is already stored is
     /// skipped. The stored ones are then added to the emitter summary, one upsert per cell they
     /// touch (``EmitterCellTally``). Returns how many were stored and the sequence of the last one.
     private static func insertMeasurements(
@@ -126,11 +127,7 @@ extension AppDatabase {
         var lastSequence: Int64?
         for measurement in measurements {
             let record = MeasurementRecord(measurement, batchID: batchRowID, revision: revision)
-            // Always the statement's values in order: binding them unchecked skips GRDB's per-row
-            // argument validation, a measurable share of ingest time.
-            insert.setUncheckedArguments(record.insertArguments)
-            try insert.execute()
-            guard db.changesCount > 0 else { continue }
+            guard try record.insert(with: insert, in: db) else { continue }
             stored += 1
             lastSequence = db.lastInsertedRowID
             tally.add(record)

@@ -6,9 +6,10 @@ import ScanContract
 
 /// switchd's ingest rate (HTTP + JSON + validation + storage, batches of `batchSize` posted
 /// `concurrency` at a time) next to the rate of inserting the very same rows into the very same
-/// table with SQLite's C API, prepared statement, one transaction per batch. The two sides' rounds
-/// alternate (switchd, raw, switchd, raw, …) so that both meet the machine in the same state, and
-/// they are compared pair by pair: the figure is the median of the per-pair ratios.
+/// table with SQLite's C API, prepared statement, one transaction per batch, twice: the readings
+/// alone, and everything switchd stores per batch (``RawInsertBaseline/Work``). The rounds
+/// alternate (switchd, raw, raw like switchd, switchd, …) so that all meet the machine in the same
+/// state, and they are compared round by round: each figure is the median of the per-round ratios.
 struct IngestBench {
     let readings: Int
     let batchSize: Int
@@ -21,11 +22,19 @@ struct IngestBench {
     struct Result {
         var readings: Int
         var switchdPerSecond: [Double]
+        /// The readings alone (``RawInsertBaseline/Work/readingsOnly``).
         var rawPerSecond: [Double]
+        /// Batch row, readings and emitter summary (``RawInsertBaseline/Work/likeSwitchd``).
+        var likePerSecond: [Double]
         var switchdMedian: Double { median(switchdPerSecond) }
         var rawMedian: Double { median(rawPerSecond) }
+        var likeMedian: Double { median(likePerSecond) }
         var pairRatios: [Double] { zip(switchdPerSecond, rawPerSecond).map { $0 / $1 } }
+        var likePairRatios: [Double] { zip(switchdPerSecond, likePerSecond).map { $0 / $1 } }
+        /// switchd against the readings alone.
         var ratio: Double { median(pairRatios) }
+        /// switchd against the same stored data.
+        var likeRatio: Double { median(likePairRatios) }
     }
 
     func run(in folder: TemporaryFolder) async throws -> Result {
@@ -40,12 +49,15 @@ struct IngestBench {
 
         // Warm up connections and statement caches with one batch that is not counted.
         _ = try await post(api, try makeBodies(revision: on.revision, count: 1)[0])
-        let raw = try RawInsertBaseline(database: switchd.stateDir + "/switchd.sqlite", copyTo: folder.path("raw.sqlite"), batchSize: batchSize)
+        let live = switchd.stateDir + "/switchd.sqlite"
+        let raw = try RawInsertBaseline(database: live, copyTo: folder.path("raw.sqlite"), batchSize: batchSize, work: .readingsOnly)
+        let like = try RawInsertBaseline(database: live, copyTo: folder.path("raw-like.sqlite"), batchSize: batchSize, work: .likeSwitchd)
         var switchdRates: [Double] = []
         var rawRates: [Double] = []
+        var likeRates: [Double] = []
         for round in 1...rounds {
             let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
-            print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw …")
+            print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw, alone and with their batch and summary …")
             let start = DispatchTime.now().uptimeNanoseconds
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
@@ -63,9 +75,10 @@ struct IngestBench {
             let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
             switchdRates.append(Double(bodies.count * batchSize) / seconds)
             rawRates.append(try raw.round())
+            likeRates.append(try like.round())
         }
         await switchd.process.terminate()
-        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: rawRates)
+        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: rawRates, likePerSecond: likeRates)
     }
 
     private func post(_ api: APIClient, _ body: Data) async throws {

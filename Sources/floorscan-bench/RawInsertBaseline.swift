@@ -4,22 +4,37 @@ import GRDBSQLite
 import Harness
 
 /// The raw SQLite baseline, run round by round between switchd's rounds: a copy of switchd's
-/// database (`VACUUM INTO`, taken once, so same table, indexes, triggers and foreign keys; the
-/// `emitter_cell` summary, which switchd's ingest updates once per batch and no trigger keeps
-/// since `v4-emitter-summary-by-batch`, is left out here and counts against switchd) kept
+/// database (`VACUUM INTO`, taken once, so same table, indexes, triggers and foreign keys) kept
 /// in step with it. Each round takes the readings switchd stored since the last one (reading
-/// switchd's file through a read-only `ATTACH`), copies their batch rows untimed, and times
-/// inserting the same rows with `sqlite3_prepare_v2` / `sqlite3_bind_value` / `sqlite3_step`, one
-/// transaction per `batchSize` rows — the fastest honest way to put those rows into that schema
-/// (WAL, synchronous=FULL, foreign keys on) on this machine.
+/// switchd's file through a read-only `ATTACH`) and times inserting the same rows with
+/// `sqlite3_prepare_v2` / `sqlite3_bind_value` / `sqlite3_step`, one transaction per batch — the
+/// fastest honest way to put those rows into that schema (WAL, synchronous=FULL, foreign keys on)
+/// on this machine.
+///
+/// Two kinds of work, one copy each (``Work``): the readings alone, as this baseline always did,
+/// and everything switchd's ingest stores for a batch (its `batch` row, its readings, and the
+/// `emitter_cell` summary that ingest keeps once per batch since `v4-emitter-summary-by-batch`).
 final class RawInsertBaseline {
+    enum Work {
+        /// Only the `measurement` rows are timed; the batch rows are copied untimed before, and
+        /// the emitter summary is left out (it counts against switchd).
+        case readingsOnly
+        /// In each batch's transaction, as switchd's ingest does: the `batch` row (with its final
+        /// `stored` count), the readings, and one `emitter_cell` upsert per cell they fall in.
+        case likeSwitchd
+    }
+
     private let db: SQLiteHandle
+    private let work: Work
     private let batchSize: Int
     private let columnList: String
+    private let batchIDColumn: Int
     private let insert: OpaquePointer?
+    private let insertBatch: OpaquePointer?
+    private let cells: RawEmitterCells
     private var lastSequence: Int64
 
-    init(database: String, copyTo: String, batchSize: Int) throws {
+    init(database: String, copyTo: String, batchSize: Int, work: Work) throws {
         try? FileManager.default.removeItem(atPath: copyTo)
         let live = try SQLiteHandle(path: database)
         try live.exec("VACUUM INTO '\(copyTo)'")
@@ -30,39 +45,84 @@ final class RawInsertBaseline {
         try db.exec("PRAGMA synchronous=FULL")
         try db.exec("PRAGMA foreign_keys=ON")
         try db.exec("ATTACH 'file:\(database)?mode=ro' AS live")
+        self.work = work
         self.batchSize = batchSize
         let columns = try db.columns(of: "measurement").filter { $0 != "sequence" }
         columnList = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        insert = try db.prepare("INSERT INTO main.measurement (\(columnList)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        batchIDColumn = columns.firstIndex(of: "batch_id")!
+        insert = try db.prepare("INSERT INTO main.measurement (\(columnList)) VALUES (\(Self.placeholders(columns.count)))")
+        insertBatch = try db.prepare("INSERT INTO main.batch VALUES (\(Self.placeholders(try db.columns(of: "batch").count)))")
+        cells = try RawEmitterCells(db, columns: columns)
         lastSequence = try db.integer("SELECT coalesce(max(sequence), 0) FROM main.measurement")
     }
 
     deinit {
         sqlite3_finalize(insert)
+        sqlite3_finalize(insertBatch)
         db.close()
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// Inserts the rows switchd stored since the last round; returns rows per second.
     func round() throws -> Double {
-        try db.exec("INSERT INTO main.batch SELECT * FROM live.batch WHERE id > (SELECT coalesce(max(id), 0) FROM main.batch)")
+        let newBatches = "FROM live.batch WHERE id > (SELECT coalesce(max(id), 0) FROM main.batch)"
+        let batchRows: [[OpaquePointer?]]
+        switch work {
+        case .readingsOnly:
+            try db.exec("INSERT INTO main.batch SELECT * \(newBatches)")
+            batchRows = []
+        case .likeSwitchd:
+            batchRows = try db.readAll("SELECT * \(newBatches) ORDER BY id")
+        }
         let rows = try db.readAll("SELECT \(columnList) FROM live.measurement WHERE sequence > \(lastSequence) ORDER BY sequence")
-        defer { rows.joined().forEach { sqlite3_value_free($0) } }
+        defer { (rows + batchRows).joined().forEach { sqlite3_value_free($0) } }
         guard !rows.isEmpty else { throw HarnessError("switchd stored no rows this round") }
         lastSequence = try db.integer("SELECT max(sequence) FROM live.measurement")
+        let groups = work == .likeSwitchd ? groupedByBatch(rows) : stride(from: 0, to: rows.count, by: batchSize).map {
+            rows[$0..<min($0 + batchSize, rows.count)]
+        }
+        let batchByID = Dictionary(batchRows.map { (sqlite3_value_int64($0[0]), $0) }) { first, _ in first }
         let start = DispatchTime.now().uptimeNanoseconds
-        for batch in stride(from: 0, to: rows.count, by: batchSize) {
+        for group in groups {
             try db.exec("BEGIN IMMEDIATE")
-            for row in rows[batch..<min(batch + batchSize, rows.count)] {
-                for (index, value) in row.enumerated() {
-                    sqlite3_bind_value(insert, Int32(index + 1), value)
+            if work == .likeSwitchd {
+                guard let batch = batchByID[sqlite3_value_int64(group.first![batchIDColumn])] else {
+                    throw HarnessError("readings of a batch switchd has no row for")
                 }
-                guard sqlite3_step(insert) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
-                sqlite3_reset(insert)
+                try step(insertBatch, binding: batch)
             }
+            for row in group {
+                try step(insert, binding: row)
+                if work == .likeSwitchd { cells.add(row) }
+            }
+            try cells.save(db)
             try db.exec("COMMIT")
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Double(rows.count) / seconds
+    }
+
+    /// Runs of rows with the same batch: switchd's batches, in the order it stored them.
+    private func groupedByBatch(_ rows: [[OpaquePointer?]]) -> [ArraySlice<[OpaquePointer?]>] {
+        var groups: [ArraySlice<[OpaquePointer?]>] = []
+        var start = 0
+        for index in rows.indices.dropFirst() where sqlite3_value_int64(rows[index][batchIDColumn]) != sqlite3_value_int64(rows[start][batchIDColumn]) {
+            groups.append(rows[start..<index])
+            start = index
+        }
+        groups.append(rows[start...])
+        return groups
+    }
+
+    private func step(_ statement: OpaquePointer?, binding values: [OpaquePointer?]) throws {
+        for (index, value) in values.enumerated() {
+            sqlite3_bind_value(statement, Int32(index + 1), value)
+        }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw HarnessError("insert: \(db.message)") }
+        sqlite3_reset(statement)
     }
 }
 

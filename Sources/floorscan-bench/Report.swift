@@ -12,7 +12,7 @@ struct Report {
 
     func print() {
         func ms(_ value: Double) -> String { String(format: "%8.2f ms", value) }
-        let pairs = ingest.pairRatios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+        func listed(_ ratios: [Double]) -> String { ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") }
         let tokenLine = String(
             format: "token check, GET switch with %d tokens stored: p50 %.2f ms, %.0f req/s; with %d: p50 %.2f ms, %.0f req/s (rate ratio %.2f)",
             tokens.fewTokens, tokens.few.percentile(50), tokens.fewPerSecond, tokens.manyTokens, tokens.many.percentile(50),
@@ -28,10 +28,14 @@ struct Report {
             "flip → first stored reading (n=\(flip.flipToFirstStored.count))  p50 \(ms(flip.flipToFirstStored.percentile(50)))  max \(ms(flip.flipToFirstStored.maximum))   target < 1000 ms",
             String(format: "ingest through switchd: median %.0f readings/s over %d rounds of %d readings", ingest.switchdMedian, ingest.switchdPerSecond.count, ingest.readings)
                 + " (rounds: \(rounded(ingest.switchdPerSecond)))",
-            String(format: "raw SQLite batched insert, same rows, table and pragmas: median %.0f rows/s", ingest.rawMedian)
+            String(format: "raw SQLite batched insert, same readings, table and pragmas: median %.0f rows/s", ingest.rawMedian)
                 + " (rounds: \(rounded(ingest.rawPerSecond)))",
-            String(format: "ingest ratio switchd / raw, median of %d alternated pairs: %.2f   target ≥ 0.8", ingest.pairRatios.count, ingest.ratio)
-                + " (pairs: \(pairs))",
+            String(format: "raw SQLite like switchd (batch row, readings, emitter summary): median %.0f rows/s", ingest.likeMedian)
+                + " (rounds: \(rounded(ingest.likePerSecond)))",
+            String(format: "ingest ratio switchd / raw like switchd, median of %d alternated rounds: %.2f   target ≥ 0.8", ingest.likePairRatios.count, ingest.likeRatio)
+                + " (rounds: \(listed(ingest.likePairRatios)))",
+            String(format: "ingest ratio switchd / raw readings only, median of %d alternated rounds: %.2f", ingest.pairRatios.count, ingest.ratio)
+                + " (rounds: \(listed(ingest.pairRatios)))",
             tokenLine,
             "",
         ]
@@ -43,6 +47,7 @@ struct Report {
             "flipToScanningP50Ms": flip.flipToScanning.percentile(50), "flipToScanningP99Ms": flip.flipToScanning.percentile(99),
             "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,
             "ingestPerSecond": ingest.switchdMedian, "rawInsertPerSecond": ingest.rawMedian, "ingestRatio": ingest.ratio,
+            "rawLikeSwitchdPerSecond": ingest.likeMedian, "ingestRatioLikeForLike": ingest.likeRatio,
             "tokenCheckFewP50Ms": tokens.few.percentile(50), "tokenCheckManyP50Ms": tokens.many.percentile(50),
             "tokenCheckManyOverFewRate": tokens.manyPerSecond / tokens.fewPerSecond,
         ]

@@ -11,11 +11,15 @@ extension Request {
     func decodeJSON<Value: Decodable>(_ type: Value.Type, context: AppRequestContext) async throws -> Value {
         var request = self
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        let data = Data(buffer.readableBytesView)
+        return try Self.decodeJSON(type, from: Data(buffer.readableBytesView))
+    }
+
+    /// ``decodeJSON(_:context:)`` of a body already collected, with the same errors.
+    static func decodeJSON<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         do {
             return try JSONCoding.decoder().decode(type, from: data)
-        } catch let error as DecodingError where error.isMalformedJSON && Self.isJSON(data) {
-            throw Self.numberDoesNotFit
+        } catch let error as DecodingError where error.isMalformedJSON && isJSON(data) {
+            throw numberDoesNotFit
         }
     }
 

@@ -28,7 +28,7 @@ struct MeasurementsController {
     /// waiters are told after the batch is committed. 503 with `Retry-After` when switchd has
     /// more uploads queued than it holds (``IngestCoalescer``): nothing stored, send it again.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let batch = try await request.decodeJSON(MeasurementBatch.self, context: context)
+        let batch = try await request.decodeBatch(context: context)
         try context.requireMayActFor(batch.scannerID)
         let outcome: IngestOutcome
         do {
