@@ -144,3 +144,34 @@ struct PostgresIngestStoreTests {
         }
     }
 }
+
+/// Two stores on one PostgreSQL database, as two switchd instances: readings committed through
+/// one announce the feed's new end to the other's listener, and a refused batch announces
+/// nothing.
+@Suite("The measurement feed across instances", postgresInstalled, .postgresServer)
+struct PostgresFeedFanOutTests {
+    @Test func readingsCommittedThroughOneStoreAnnounceTheFeedsEndToTheOthersListener() async throws {
+        let (first, second) = try await twoPostgresInstances()
+        let (announced, announce) = AsyncStream.makeStream(of: Int64.self)
+        let (registered, register) = AsyncStream.makeStream(of: Void.self)
+        let listener = Task {
+            try await second.listenForMeasurementFeed(listening: { register.yield() }) { sequence in announce.yield(sequence) }
+        }
+        var registrations = registered.makeAsyncIterator()
+        _ = await registrations.next()
+
+        let revision = try await PostgresIngestStoreTests.switchOn(first)
+        await #expect(throws: StoreError.self) {
+            try await first.ingest(Readings.batch([Readings.wifi()], revision: 99), at: PostgresIngestStoreTests.now)
+        }
+        let stored = try await first.ingest(Readings.batch([Readings.wifi(), Readings.ble()], revision: revision), at: PostgresIngestStoreTests.now)
+        var announcements = announced.makeAsyncIterator()
+        #expect(await announcements.next() == stored.lastSequence, "the refused batch announced nothing, the stored one its last sequence")
+        #expect(try await second.endOfMeasurementFeed() == stored.lastSequence)
+
+        listener.cancel()
+        _ = await listener.result
+        try await first.close()
+        try await second.close()
+    }
+}
