@@ -7,7 +7,7 @@ import Testing
 /// (docs/scale-out.md): a flip PATCHed on A reaches the long-poll B holds, readings posted to A
 /// reach the live feed B serves, a route not on PostgreSQL yet answers 501, and A SIGKILLed while
 /// batches pour in loses none that was answered 2xx (the uploads it dropped are sent again to B,
-/// as a balancer and scannerd's spool would).
+/// as a balancer and scannerd's spool would). The other then stops cleanly on SIGTERM.
 @Suite(
     "End to end: two switchd on one PostgreSQL",
     .enabled(if: PostgresServer.isInstalled, Comment(rawValue: PostgresServer.missing ?? "")), .serialized
@@ -109,6 +109,9 @@ struct PostgresTwoInstanceTests {
         #expect(batches.count == workers * batchesPerWorker)
         let missing = batches.flatMap(\.measurements).filter { !storedIDs.contains($0.id) }
         #expect(missing.isEmpty, "\(missing.count) readings of acknowledged batches are not stored")
+
+        // The instance left stops cleanly on SIGTERM, its connections to PostgreSQL closed.
+        #expect(await b.process.terminate() == 0, "\(b.process.stderrTail())")
     }
 
     private static func batch(revision: Int, readings: Int) -> MeasurementBatch {

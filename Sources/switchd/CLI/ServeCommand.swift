@@ -159,6 +159,8 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil)
         }
         try await app.runService()
+        // PostgreSQL's pooled connections are closed before they go (SQLite's close with the store).
+        try? await database.close()
     }
 }
 
