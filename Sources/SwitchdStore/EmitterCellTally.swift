@@ -77,19 +77,18 @@ struct EmitterCellTally {
         }
     }
 
-    /// Adds the tally to `emitter_cell` through the seam with `upsert` (the dialect's form of
-    /// ``upsertSQL``, bound the same way), in the caller's transaction; the cell's `beacon_uuid`
-    /// is the UUID's 16 bytes, or none. Throws what the driver throws; the caller's transaction
-    /// or savepoint then takes back whatever was saved.
-    func save(_ sql: any StoreTransaction, upsert: String) throws {
-        for (key, cell) in cells {
+    /// Each cell as the seam binds it, in the column order of ``upsertSQL``: the key (the cell's
+    /// `beacon_uuid` the UUID's 16 bytes, or none), then the readings' sums. For the PostgreSQL
+    /// driver, which upserts them in one statement.
+    var storeRows: [[StoreValue]] {
+        cells.map { key, cell in
             let beacon = key.beaconUUID.map { uuid in withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) } } ?? []
-            try sql.execute(upsert, [
+            return [
                 .text(key.kind), .integer(key.address), .bytes(beacon), StoreValue(key.major), StoreValue(key.minor),
                 .text(key.mode), .integer(key.roomID), .integer(key.locationID),
                 StoreValue(cell.readings), StoreValue(cell.rssiSum), StoreValue(cell.maxRSSI), .integer(cell.firstMs), .integer(cell.lastMs),
                 StoreValue(cell.lastSSID),
-            ])
+            ]
         }
     }
 

@@ -138,7 +138,7 @@ extension AppDatabase {
                 tally.add(record)
             }
         }
-        try tally.save(sql, upsert: EmitterCellTally.postgresUpsertSQL)
+        try tally.save(sql)
         return (stored, lastSequence)
     }
 }

@@ -51,20 +51,36 @@ extension MeasurementRecord {
 }
 
 extension EmitterCellTally {
-    /// The upsert of ``save(_:upsert:)`` in PostgreSQL's dialect: the existing row's columns
-    /// named with the table (unqualified they would be ambiguous), `GREATEST`/`LEAST` for
-    /// SQLite's two-argument `MAX`/`MIN`; the same arithmetic as SQLite's.
-    static let postgresUpsertSQL = """
-        INSERT INTO emitter_cell (
-            kind, address, beacon_uuid, major, minor, mode, room_id, location_id,
-            readings, rssi_sum, max_rssi, first_ms, last_ms, last_ssid
-        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (kind, address, beacon_uuid, major, minor, mode, room_id, location_id) DO UPDATE SET
-            readings = emitter_cell.readings + excluded.readings,
-            rssi_sum = emitter_cell.rssi_sum + excluded.rssi_sum,
-            max_rssi = GREATEST(emitter_cell.max_rssi, excluded.max_rssi),
-            first_ms = LEAST(emitter_cell.first_ms, excluded.first_ms),
-            last_ssid = CASE WHEN excluded.last_ms > emitter_cell.last_ms THEN excluded.last_ssid ELSE emitter_cell.last_ssid END,
-            last_ms = GREATEST(emitter_cell.last_ms, excluded.last_ms)
-        """
+    /// Adds the tally to `emitter_cell` in one upsert per 1,000 cells (each cell once per
+    /// statement, as PostgreSQL's `ON CONFLICT DO UPDATE` requires), in the caller's transaction:
+    /// the same arithmetic as the SQLite upsert, in PostgreSQL's dialect (the existing row's
+    /// columns named with the table, `GREATEST`/`LEAST` for SQLite's two-argument `MAX`/`MIN`).
+    /// Throws what the driver throws; the caller's transaction or savepoint then takes back
+    /// whatever was saved.
+    func save(_ sql: any StoreTransaction) throws {
+        let rows = storeRows
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start ..< min(start + 1_000, rows.count)]
+            start += chunk.count
+            try sql.execute(Self.postgresUpsertSQL(rows: chunk.count), chunk.flatMap { $0 })
+        }
+    }
+
+    private static func postgresUpsertSQL(rows: Int) -> String {
+        let one = "(\(Array(repeating: "?", count: 14).joined(separator: ", ")))"
+        return """
+            INSERT INTO emitter_cell (
+                kind, address, beacon_uuid, major, minor, mode, room_id, location_id,
+                readings, rssi_sum, max_rssi, first_ms, last_ms, last_ssid
+            ) VALUES \(Array(repeating: one, count: rows).joined(separator: ", "))
+            ON CONFLICT (kind, address, beacon_uuid, major, minor, mode, room_id, location_id) DO UPDATE SET
+                readings = emitter_cell.readings + excluded.readings,
+                rssi_sum = emitter_cell.rssi_sum + excluded.rssi_sum,
+                max_rssi = GREATEST(emitter_cell.max_rssi, excluded.max_rssi),
+                first_ms = LEAST(emitter_cell.first_ms, excluded.first_ms),
+                last_ssid = CASE WHEN excluded.last_ms > emitter_cell.last_ms THEN excluded.last_ssid ELSE emitter_cell.last_ssid END,
+                last_ms = GREATEST(emitter_cell.last_ms, excluded.last_ms)
+            """
+    }
 }
