@@ -32,12 +32,15 @@ public struct SwitchdInstance: Sendable {
     /// Instances with the same `stateName` in one folder share a database (a restart).
     /// `openFileLimit` starts switchd under `prlimit --nofile=N:N` (its `LimitNOFILE=`), or
     /// `--nofile=N:H` with an `openFileHardLimit` H (a login shell's soft limit below its hard one).
+    /// An `adminTokenFile` is given as `--admin-token-file` and is where the admin token is read
+    /// (instances sharing one PostgreSQL database share one admin token that way).
     public static func start(
         in folder: TemporaryFolder, port: Int? = nil, arguments: [String] = [], label: String = "switchd", stateName: String = "switchd-state",
-        openFileLimit: Int? = nil, openFileHardLimit: Int? = nil
+        openFileLimit: Int? = nil, openFileHardLimit: Int? = nil, adminTokenFile: String? = nil
     ) async throws -> SwitchdInstance {
         let stateDir = folder.path(stateName)
-        let switchdArguments = ["--host", "127.0.0.1", "--port", String(port ?? 0), "--state-dir", stateDir] + arguments
+        let switchdArguments = ["--host", "127.0.0.1", "--port", String(port ?? 0), "--state-dir", stateDir]
+            + (adminTokenFile.map { ["--admin-token-file", $0] } ?? []) + arguments
         let switchd = try Binaries.url("switchd")
         // prlimit sets the limit on itself, then executes switchd in its place (same process ID).
         let (executable, allArguments) = openFileLimit.map { limit in
@@ -52,7 +55,7 @@ public struct SwitchdInstance: Sendable {
         let boundPort: Int
         do {
             boundPort = try await listeningPort(of: process)
-            adminToken = try readToken(URL(fileURLWithPath: stateDir).appendingPathComponent("admin.token").path)
+            adminToken = try readToken(adminTokenFile ?? URL(fileURLWithPath: stateDir).appendingPathComponent("admin.token").path)
         } catch {
             await process.kill()
             throw HarnessError("\(error); stderr:\n\(process.stderrTail())")

@@ -22,7 +22,8 @@ extension AppDatabase {
     /// scanner or one that was scanning; ``StoreError/conflict(_:)`` when the location a survey
     /// revision surveyed has since been deleted; ``StoreError/storageFull`` when the disk is full.
     package func ingest(_ batch: MeasurementBatch, at now: Date) async throws -> IngestOutcome {
-        try await write { db in try Self.ingest(batch, at: now, in: db) }
+        if case .postgres(let store) = backend { return try await Self.ingest(batch, at: now, on: store) }
+        return try await write { db in try Self.ingest(batch, at: now, in: db) }
     }
 
     /// Stores several validated batches in one transaction, so that one commit (and one fsync)
@@ -42,7 +43,8 @@ extension AppDatabase {
     package func ingest(
         _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool = { false }
     ) async throws -> [Result<IngestOutcome, any Error>] {
-        try await write { db in
+        if case .postgres(let store) = backend { return try await Self.ingest(batches, stopEarly: stopEarly, on: store) }
+        return try await write { db in
             var results: [Result<IngestOutcome, any Error>] = []
             for (batch, received) in batches {
                 if !results.isEmpty, stopEarly() { break }
@@ -69,7 +71,7 @@ extension AppDatabase {
             return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
         }
         let current = try requireCurrentSwitch(of: batch.scannerID, in: SQLiteTransaction(db: db))
-        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: db)
+        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: SQLiteTransaction(db: db))
         let keeps = revision.keepsReadings
 
         var batchRecord = BatchRecord(
@@ -91,14 +93,15 @@ extension AppDatabase {
             }
         }
 
-        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: db)
+        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: SQLiteTransaction(db: db))
         let receipt = BatchReceipt(batchID: batch.batchID, stored: stored, duplicate: false, discarded: !keeps)
         return IngestOutcome(receipt: receipt, lastSequence: lastSequence, switchTurnedOff: switchTurnedOff)
     }
 
-    /// The revision a batch says it was scanned under, if it is one the batch may be stored under.
-    private static func scanningRevision(_ number: Int, of scannerID: ScannerID, current: Int, in db: Database) throws -> ScanSwitch {
-        guard let revision = try SwitchRevisionRecord.revision(SQLiteTransaction(db: db), number, of: scannerID) else {
+    /// The revision a batch says it was scanned under, if it is one the batch may be stored under
+    /// (both databases' ingest ask this).
+    static func scanningRevision(_ number: Int, of scannerID: ScannerID, current: Int, in sql: any StoreTransaction) throws -> ScanSwitch {
+        guard let revision = try SwitchRevisionRecord.revision(sql, number, of: scannerID) else {
             throw StoreError.invalidField(ValidationError(
                 field: "switchRevision", reason: "scanner \(scannerID) has no revision \(number); its switch is at revision \(current)"
             ))
@@ -138,16 +141,17 @@ extension AppDatabase {
 
     /// Moves the current revision's survey progress to the scans the batch says are complete
     /// (``MeasurementBatch/completedScans``); returns the new revision when that completes a
-    /// `{scans: N}` condition. Batches of older revisions change nothing.
-    private static func recordProgress(of batch: MeasurementBatch, on current: ScanSwitch, at now: Date, in db: Database) throws -> ScanSwitch? {
+    /// `{scans: N}` condition. Batches of older revisions change nothing. Both databases' ingest
+    /// call this.
+    static func recordProgress(of batch: MeasurementBatch, on current: ScanSwitch, at now: Date, in sql: any StoreTransaction) throws -> ScanSwitch? {
         guard batch.completedScans > 0 else { return nil }
         let next = current.recordingScan(batch.completedScans - 1, ofRevision: batch.switchRevision, at: now)
         guard next != current else { return nil }
         var progressed = current
         progressed.scansCompleted = next.scansCompleted
-        try SwitchRevisionRecord.updateProgress(SQLiteTransaction(db: db), of: progressed)
+        try SwitchRevisionRecord.updateProgress(sql, of: progressed)
         guard next.revision != current.revision else { return nil }
-        try store(next, in: SQLiteTransaction(db: db))
+        try store(next, in: sql)
         return next
     }
 }

@@ -72,9 +72,11 @@ package struct AppDatabase: Sendable {
         _ = try await readStatements { sql in try sql.row("SELECT 1 AS one", []) }
     }
 
-    /// The database's size in bytes (pages in use times page size; a WAL file is not included).
+    /// The database's size in bytes (pages in use times page size; a WAL file is not included;
+    /// on PostgreSQL, `pg_database_size`).
     package func sizeInBytes() async throws -> Int {
-        try await read { db in
+        if case .postgres(let store) = backend { return try await Self.sizeInBytes(on: store) }
+        return try await read { db in
             try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
         }
     }

@@ -77,6 +77,21 @@ struct EmitterCellTally {
         }
     }
 
+    /// Each cell as the seam binds it, in the column order of ``upsertSQL``: the key (the cell's
+    /// `beacon_uuid` the UUID's 16 bytes, or none), then the readings' sums. For the PostgreSQL
+    /// driver, which upserts them in one statement.
+    var storeRows: [[StoreValue]] {
+        cells.map { key, cell in
+            let beacon = key.beaconUUID.map { uuid in withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) } } ?? []
+            return [
+                .text(key.kind), .integer(key.address), .bytes(beacon), StoreValue(key.major), StoreValue(key.minor),
+                .text(key.mode), .integer(key.roomID), .integer(key.locationID),
+                StoreValue(cell.readings), StoreValue(cell.rssiSum), StoreValue(cell.maxRSSI), .integer(cell.firstMs), .integer(cell.lastMs),
+                StoreValue(cell.lastSSID),
+            ]
+        }
+    }
+
     private static let upsertSQL = """
         INSERT INTO emitter_cell (
             kind, address, beacon_uuid, major, minor, mode, room_id, location_id,

@@ -85,13 +85,16 @@ extension BenchCommand {
         @Flag(help: "Random (version 4) reading IDs, as scannerd sent them before its IDs were time-ordered.")
         var randomReadingIDs = false
 
+        @Flag(help: "Two switchd instances on one throwaway PostgreSQL server (long-polls on B, uploads on both, flips on A) instead of one on SQLite.")
+        var postgres = false
+
         mutating func run() async throws {
             let folder = try TemporaryFolder("bench-fleet")
             defer { folder.remove() }
             print("floorscan fleet benchmark — binaries from \(Binaries.directory.path)")
             let result = try await FleetBench(
                 scanners: scanners, readings: readings, interval: .seconds(interval), idleSeconds: idleSeconds, loadSeconds: loadSeconds,
-                flips: flips, openFileLimit: openFileLimit, randomReadingIDs: randomReadingIDs
+                flips: flips, openFileLimit: openFileLimit, randomReadingIDs: randomReadingIDs, postgres: postgres
             ).run(in: folder)
             FleetReport(result: result).print()
         }

@@ -75,14 +75,20 @@ func buildApplication(
         logger: logger
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
+    if database.runsOnPostgres {
+        app.addServices(ClusterFanOutService(database: database, hub: hub, measurements: feeds.measurements, logger: logger, clock: clock))
+    }
     if let checkpointer = database.checkpointer {
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
     }
     if let keep = settings.keepHistory {
         app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
     }
-    for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
-        app.addServices(service)
+    // Presence and webhooks do not run on PostgreSQL yet (their routes answer 501 there).
+    if !database.runsOnPostgres {
+        for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
+            app.addServices(service)
+        }
     }
     if let publisher = mqtt.publisher {
         app.addServices(publisher)
@@ -142,6 +148,9 @@ func buildRouter(
     router.add(middleware: AuthMiddleware(
         authenticator: TokenAuthenticator(database: database), policy: policy, throttle: authThrottle, metrics: metrics
     ))
+    if database.runsOnPostgres {
+        router.add(middleware: PostgresRouteGate(policy: policy))
+    }
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)

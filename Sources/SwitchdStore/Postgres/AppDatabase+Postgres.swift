@@ -1,4 +1,5 @@
 import Foundation
+import ScanContract
 
 extension AppDatabase {
     /// Opens the PostgreSQL database at `address` and brings its schema up to date
@@ -46,8 +47,46 @@ extension AppDatabase {
     }
 }
 
+extension AppDatabase {
+    /// Calls `receive` with each new end of the measurement feed another instance (or this one)
+    /// committed, after `listening` says the listener is registered (as
+    /// ``listenForSwitchRevisions(listening:receive:)``). Returns at once on SQLite.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops (listen again, then
+    ///   resync from ``endOfMeasurementFeed()``).
+    package func listenForMeasurementFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.feedChannel, listening: listening) { payload in
+            let parts = payload.split(separator: " ")
+            guard parts.count == 2, parts[0] == "measurement", let sequence = Int64(parts[1]) else { return }
+            await receive(sequence)
+        }
+    }
+
+    /// Every scanner's switch as it is now, for an instance resyncing its switch watermarks
+    /// after its listener (re)connected.
+    package func currentSwitches() async throws -> [ScanSwitch] {
+        try await readStatements { sql in try SwitchRevisionRecord.currentOfEveryScanner(sql) }
+    }
+
+    /// Whether the store runs on PostgreSQL (several instances may share it) rather than SQLite.
+    package var runsOnPostgres: Bool {
+        if case .postgres = backend { return true }
+        return false
+    }
+
+    /// The PostgreSQL database's size in bytes, as ``sizeInBytes()`` reports it.
+    static func sizeInBytes(on store: PostgresStore) async throws -> Int {
+        try await store.transaction(readOnly: true) { sql in
+            Int(try sql.row("SELECT pg_database_size(current_database()) AS size", [])?.int64("size") ?? 0)
+        }
+    }
+}
+
 /// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,
-/// "Phases"). switchd refuses `--database postgres://…` until none is left, so only tests meet it.
+/// "Phases"). switchd on PostgreSQL serves only the routes already moved and answers the others
+/// 501 before they reach the store; a request that still meets this (a long-poll asking for the
+/// watched list) is answered 501 too.
 package struct NotYetOnPostgres: Error, CustomStringConvertible {
     package var description: String { "this store method runs on SQLite only so far (docs/scale-out.md)" }
 }

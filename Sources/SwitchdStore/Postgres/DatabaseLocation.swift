@@ -5,15 +5,6 @@ import Foundation
 package enum DatabaseLocation: Equatable, Sendable {
     case sqlite(stateDirectory: String)
     case postgres(PostgresAddress)
-
-    /// What switchd's PostgreSQL store cannot do yet; `--database postgres://…` is refused with
-    /// this until every route runs on PostgreSQL (docs/scale-out.md, "Phases").
-    package static let postgresNotYetSupported = """
-        PostgreSQL is not supported yet: the store's reads and writes (tokens, scanners, switches, \
-        measurements and every other route) run on SQLite only, and switch changes are not yet \
-        shared between instances (LISTEN/NOTIFY). Leave out --database to keep state in \
-        <state-dir>/switchd.sqlite; docs/scale-out.md says what is planned.
-        """
 }
 
 /// A PostgreSQL server and database, read from a URL

@@ -32,7 +32,7 @@ struct SQLiteTransaction: StoreTransaction {
     /// Nothing to send: one SQLite file has one switchd, whose hub announces its own commits.
     func notify(_ channel: String, _ payload: String) throws {}
 
-    private static func arguments(_ values: [StoreValue]) -> StatementArguments {
+    static func arguments(_ values: [StoreValue]) -> StatementArguments {
         StatementArguments(values.map { value -> DatabaseValue in
             switch value {
             case .null: .null

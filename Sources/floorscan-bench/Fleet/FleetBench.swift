@@ -11,6 +11,12 @@ import ScanContract
 /// its scanner in both, how many of the offered readings were stored, and upload latency.
 /// Each scanner holds two connections (its long-poll, its upload), so switchd runs with
 /// `--max-connections` 2N + 100 (lowered by switchd itself to fit an open-file limit).
+///
+/// With `postgres`, two switchd instances share one throwaway PostgreSQL server (docs/scale-out.md):
+/// every long-poll is held by B, uploads alternate between A and B by scanner, flips are PATCHed
+/// on A, so each flip crosses instances; CPU, memory and descriptors are the two instances'
+/// sums. The switches locate (surveying needs floors, not on PostgreSQL yet) and store their
+/// readings; a flip toggles a `{seconds: T}` stop condition.
 struct FleetBench {
     var scanners: Int
     var readings: Int
@@ -23,6 +29,30 @@ struct FleetBench {
     var openFileLimit: Int?
     /// Random (version 4) reading IDs instead of time-ordered ones, as scannerd sent them before.
     var randomReadingIDs = false
+    /// Two instances on one PostgreSQL server instead of one on SQLite.
+    var postgres = false
+
+    /// The switchd instances of a run and the clients that reach them.
+    struct Targets {
+        var instances: [SwitchdInstance]
+        /// One client per instance, in the order of ``instances``.
+        var clients: [FleetHTTP]
+        /// Setup and flips go to the first instance, long-polls to the last.
+        var admin: FleetHTTP { clients[0] }
+        var polls: FleetHTTP { clients[clients.count - 1] }
+
+        func uploads(of scanner: SimulatedScanner) -> FleetHTTP { clients[scanner.index % clients.count] }
+
+        /// The instances' usage added up.
+        func usage() throws -> ProcessUsage {
+            try instances.map { try ProcessUsage.read(pid: $0.process.pid) }.reduce(ProcessUsage(cpuSeconds: 0, residentBytes: 0, peakResidentBytes: 0, openDescriptors: 0)) {
+                ProcessUsage(
+                    cpuSeconds: $0.cpuSeconds + $1.cpuSeconds, residentBytes: $0.residentBytes + $1.residentBytes,
+                    peakResidentBytes: $0.peakResidentBytes + $1.peakResidentBytes, openDescriptors: $0.openDescriptors + $1.openDescriptors
+                )
+            }
+        }
+    }
 
     struct Result {
         var scanners: Int
@@ -49,6 +79,8 @@ struct FleetBench {
         var switchdAlive: Bool
         var healthAfter: Int
         var shedding: Shedding
+        /// switchd instances (2 on PostgreSQL); CPU, memory and descriptors are their sums.
+        var instances = 1
     }
 
     /// Descriptors the client needs besides its connections: the flips' and setup's own
@@ -59,20 +91,41 @@ struct FleetBench {
         let label = "switchd-fleet-\(scanners)"
         let descriptors = try BenchDescriptors.raising(toFit: scanners * 2 + Self.clientDescriptorsBeyondConnections)
         let switchdLimit = openFileLimit ?? descriptors.switchdLimit
-        let switchd = try await SwitchdInstance.start(
-            in: folder, arguments: ["--log-level", "warning", "--max-connections", String(scanners * 2 + 100)], label: label, stateName: label,
-            openFileLimit: switchdLimit, openFileHardLimit: openFileLimit == nil ? descriptors.inherited.hard : nil
-        )
-        defer { switchd.process.signal(SIGKILL) }
-        var result = try await withFleetHTTP(baseURL: switchd.baseURL, connections: scanners * 2 + 64) { http in
-            try await measure(switchd, http)
+        let server = postgres ? try await PostgresServer() : nil
+        var arguments = ["--log-level", "warning", "--max-connections", String(scanners * 2 + 100)]
+        var tokenFile: String?
+        if let server {
+            try await server.createDatabase("fleet")
+            arguments += ["--database", server.url(database: "fleet")]
+            tokenFile = try writeTokenFile("fst_\(UUID().uuidString)", in: folder, label: "admin")
         }
+        var instances: [SwitchdInstance] = []
+        defer { for instance in instances { instance.process.signal(SIGKILL) } }
+        for name in postgres ? ["a", "b"] : [""] {
+            instances.append(try await SwitchdInstance.start(
+                in: folder, arguments: arguments, label: label + name, stateName: label + name,
+                openFileLimit: switchdLimit, openFileHardLimit: openFileLimit == nil ? descriptors.inherited.hard : nil, adminTokenFile: tokenFile
+            ))
+        }
+        let clients = instances.map { FleetHTTP(baseURL: $0.baseURL, connections: scanners * 2 + 64) }
+        var result: Result
+        do {
+            result = try await measure(Targets(instances: instances, clients: clients))
+        } catch {
+            for client in clients { try? await client.shutdown() }
+            await server?.remove()
+            throw error
+        }
+        for client in clients { try? await client.shutdown() }
+        await server?.remove()
         result.openFileLimit = switchdLimit
+        result.instances = instances.count
         return result
     }
 
-    private func measure(_ switchd: SwitchdInstance, _ http: FleetHTTP) async throws -> Result {
-        let admin = switchd.adminToken
+    private func measure(_ targets: Targets) async throws -> Result {
+        let http = targets.admin
+        let admin = targets.instances[0].adminToken
         let log = FlipLog()
         let tally = FleetTally()
 
@@ -83,7 +136,7 @@ struct FleetBench {
 
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for scanner in fleet {
-                group.addTask { await scanner.followSwitch(http, log: log, tally: tally) }
+                group.addTask { await scanner.followSwitch(targets.polls, log: log, tally: tally) }
             }
             while tally.armed.load(ordering: .relaxed) < scanners {
                 try await Task.sleep(for: .milliseconds(100))
@@ -91,9 +144,9 @@ struct FleetBench {
             try await Task.sleep(for: .seconds(3))
 
             print("fleet of \(scanners): idle, \(scanners) long-polls held, \(idleSeconds) s …")
-            let idleStart = try ProcessUsage.read(pid: switchd.process.pid)
+            let idleStart = try targets.usage()
             try await Task.sleep(for: .seconds(idleSeconds))
-            let idleEnd = try ProcessUsage.read(pid: switchd.process.pid)
+            let idleEnd = try targets.usage()
             let idleCore = corePercent(from: idleStart, to: idleEnd, over: Double(idleSeconds))
             print("fleet of \(scanners): \(flips) flips while idle …")
             let (idleFlips, _, idleMissed, idleRefused) = try await flip(flips, every: .milliseconds(100), fleet: fleet, locations: locations, http, admin: admin, log: log)
@@ -101,34 +154,42 @@ struct FleetBench {
             print("fleet of \(scanners): uploading \(readings) readings every \(interval) per scanner …")
             for scanner in fleet {
                 let phase = interval * Double.random(in: 0..<1)
-                group.addTask { await scanner.upload(http, every: interval, phase: phase, readings: readings, tally: tally) }
+                group.addTask { await scanner.upload(targets.uploads(of: scanner), every: interval, phase: phase, readings: readings, tally: tally) }
             }
             try await Task.sleep(for: interval * 3)
             tally.reset()
             tally.measuring.store(true, ordering: .relaxed)
             tally.acking.store(true, ordering: .relaxed)
-            let loadStart = try ProcessUsage.read(pid: switchd.process.pid)
+            let loadStart = try targets.usage()
             let loadClock = DispatchTime.now().uptimeNanoseconds
             let flipping = Task {
                 try await flip(flips, every: .seconds(Double(loadSeconds) / Double(flips + 1)), fleet: fleet, locations: locations, http, admin: admin, log: log)
             }
             try await Task.sleep(for: .seconds(loadSeconds))
             tally.measuring.store(false, ordering: .relaxed)
-            let loadEnd = try ProcessUsage.read(pid: switchd.process.pid)
+            let loadEnd = try targets.usage()
             let loadCore = corePercent(from: loadStart, to: loadEnd, over: milliseconds(from: loadClock, to: DispatchTime.now().uptimeNanoseconds) / 1000)
             let (loadFlips, loadAnswered, loadMissed, loadRefused) = try await flipping.value
             try await Task.sleep(for: .seconds(5))
             tally.acking.store(false, ordering: .relaxed)
             let counts = tally.snapshot
-            let alive = switchd.process.isRunning
-            let health = alive ? (try? await http.send(.GET, "/healthz", token: admin, timeout: .seconds(10)).status) ?? 0 : 0
-            let metrics = alive ? (try? await http.send(.GET, "/metrics", token: admin, timeout: .seconds(10))) : nil
-            let samples = metrics.map { PrometheusSamples(String(decoding: $0.body, as: UTF8.self)) }
-            let stored = samples?["switchd_measurements_stored_total"] ?? .nan
-            let shedding = Shedding(samples: samples, log: switchd.process.stderrTail(.max))
-            let usage = alive ? try ProcessUsage.read(pid: switchd.process.pid) : loadEnd
+            let alive = targets.instances.allSatisfy(\.process.isRunning)
+            var statuses: [Int] = []
+            var stored = 0.0
+            var shedding = Shedding(samples: nil, log: "")
+            // Per instance: the worst health, the readings stored added up, the first one's shedding.
+            for (instance, client) in zip(targets.instances, targets.clients).reversed() {
+                let up = instance.process.isRunning
+                statuses.append(up ? (try? await client.send(.GET, "/healthz", token: admin, timeout: .seconds(10)).status) ?? 0 : 0)
+                let metrics = up ? (try? await client.send(.GET, "/metrics", token: admin, timeout: .seconds(10))) : nil
+                let samples = metrics.map { PrometheusSamples(String(decoding: $0.body, as: UTF8.self)) }
+                stored += samples?["switchd_measurements_stored_total"] ?? .nan
+                shedding = Shedding(samples: samples, log: instance.process.stderrTail(.max))
+            }
+            let health = statuses.first { $0 != 200 } ?? 200
+            let usage = alive ? try targets.usage() : loadEnd
             group.cancelAll()
-            await switchd.process.terminate()
+            for instance in targets.instances { await instance.process.terminate() }
             return Result(
                 scanners: scanners, readings: readings, interval: interval, openFileLimit: openFileLimit, setupSeconds: setupSeconds,
                 idleCorePercent: idleCore, idleFlips: Stats(idleFlips), idleFlipsMissed: idleMissed, idleFlipsRefused: idleRefused,
@@ -158,13 +219,15 @@ struct FleetBench {
             guard let answer else { throw HarnessError("fleet setup: a request answered 409 after a retry") }
             return answer
         }
-        let floor = try required(await call(.POST, "/v1/floors", NewFloor(name: "Fleet floor"), as: Floor.self))
-        let room = try required(await call(.POST, "/v1/rooms", NewRoom(floorID: floor.id, name: "Fleet room"), as: Room.self))
         var locations: [Int64] = []
-        for x in [2.0, 12.0] {
-            locations.append(try required(await call(.POST, "/v1/locations", NewLocation(roomID: room.id, x: x, y: 3), as: Location.self)).id)
+        if !postgres {
+            let floor = try required(await call(.POST, "/v1/floors", NewFloor(name: "Fleet floor"), as: Floor.self))
+            let room = try required(await call(.POST, "/v1/rooms", NewRoom(floorID: floor.id, name: "Fleet room"), as: Room.self))
+            for x in [2.0, 12.0] {
+                locations.append(try required(await call(.POST, "/v1/locations", NewLocation(roomID: room.id, x: x, y: 3), as: Location.self)).id)
+            }
         }
-        let first = locations[0]
+        let on = postgres ? SwitchPatch(scanning: true, storeData: true) : SwitchPatch(scanning: true, mode: .survey, locationID: .set(locations[0]))
         let template = try BatchTemplate(readings: readings, floor: SimulatedFloor.demo(), timeOrderedIDs: !randomReadingIDs)
         let fleet = try await withThrowingTaskGroup(of: SimulatedScanner.self) { group in
             var fleet: [SimulatedScanner] = []
@@ -174,9 +237,7 @@ struct FleetBench {
                     let id = try ScannerID(String(format: "fleet-%05d", index))
                     _ = try await call(.POST, "/v1/scanners", NewScanner(id: id, name: "simulated \(index)"), as: Scanner.self)
                     let token = try required(await call(.POST, "/v1/tokens", NewToken(name: "fleet \(index)", role: .scanner, scannerID: id), as: IssuedToken.self))
-                    let on = try required(await call(
-                        .PATCH, "/v1/scanners/\(id)/switch", SwitchPatch(scanning: true, mode: .survey, locationID: .set(first)), as: ScanSwitch.self
-                    ))
+                    let on = try required(await call(.PATCH, "/v1/scanners/\(id)/switch", on, as: ScanSwitch.self))
                     return SimulatedScanner(index: index, id: id, token: token.token, revision: on.revision, template: template)
                 }
             }
@@ -202,7 +263,9 @@ struct FleetBench {
         for _ in 0..<count {
             let scanner = fleet.randomElement()!
             let toFirst = !scanner.atFirstLocation.load(ordering: .relaxed)
-            let patch = SwitchPatch(scanning: true, mode: .survey, locationID: .set(toFirst ? locations[0] : locations[1]))
+            let patch = locations.isEmpty
+                ? SwitchPatch(stopAfter: .set(toFirst ? nil : .seconds(86_400)))
+                : SwitchPatch(scanning: true, mode: .survey, locationID: .set(toFirst ? locations[0] : locations[1]))
             let sent = DispatchTime.now().uptimeNanoseconds
             let body = try JSONCoding.encoder().encode(patch)
             // A switchd out of connections answers 503 with Retry-After; the flip's time runs on.

@@ -10,7 +10,8 @@ struct FleetReport {
         func ms(_ stats: Stats, _ p: Double) -> String { String(format: "%7.1f ms", stats.percentile(p)) }
         let storedPercent = r.counts.offered == 0 ? .nan : Double(r.counts.stored) / Double(r.counts.offered) * 100
         let offeredRate = Double(r.scanners * r.readings) / r.interval.seconds
-        let limit = r.openFileLimit.map { ", open-file limit \($0)" } ?? ""
+        let limit = (r.openFileLimit.map { ", open-file limit \($0)" } ?? "")
+            + (r.instances > 1 ? ", \(r.instances) switchd on one PostgreSQL (CPU, RSS, descriptors: their sums)" : "")
         let lines = [
             "",
             "fleet: \(r.scanners) scanners × \(r.readings) readings every \(r.interval.seconds) s (\(Int(offeredRate)) readings/s offered)\(limit)",

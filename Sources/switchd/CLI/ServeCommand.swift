@@ -23,8 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
     var portFile: String?
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
     @Option(help: ArgumentHelp(
-        "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE. Not supported yet: refused at start.",
-        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql."
+        "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE.",
+        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves the fleet's routes only so far (tokens, scanners, switches and their long-polls, ingest, the measurement feed); the others answer 501. Not with --keep-days or --mqtt-broker yet."
     ))
     var database: String?
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
@@ -135,7 +135,10 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
         let systemd = try SystemdNotifier()
-        let database = try openDatabase(stateDirectory: settings.stateDirectory)
+        let database = try await openDatabase(stateDirectory: settings.stateDirectory)
+        if database.runsOnPostgres {
+            PostgresRouteGate.logServed(logger)
+        }
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
             logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])
@@ -156,6 +159,8 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil)
         }
         try await app.runService()
+        // PostgreSQL's pooled connections are closed before they go (SQLite's close with the store).
+        try? await database.close()
     }
 }
 
@@ -168,18 +173,31 @@ extension ServeCommand {
         }
     }
 
-    /// Opens the store at ``databaseLocation``.
+    /// Opens the store at ``databaseLocation``: the SQLite file, which checkpoints its WAL in the
+    /// background (``WALCheckpointService``), or the PostgreSQL database, migrated to the current
+    /// schema (instances started together migrate one after another).
     ///
-    /// - Throws: ``DatabaseLocationError`` for a PostgreSQL database, until the PostgreSQL store
-    ///   serves every route (``DatabaseLocation/postgresNotYetSupported``), so a half backend
-    ///   never runs; what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the SQLite file,
-    ///   which checkpoints its WAL in the background (``WALCheckpointService``).
-    func openDatabase(stateDirectory: String) throws -> AppDatabase {
+    /// - Throws: what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the
+    ///   SQLite file; for PostgreSQL, ``DatabaseLocationError`` for an option that does not run
+    ///   there yet (`--keep-days`, `--mqtt-broker`), before any connection is made, or the
+    ///   driver's error when the server cannot be reached or a migration fails, prefixed with
+    ///   `--database`.
+    func openDatabase(stateDirectory: String) async throws -> AppDatabase {
         switch try databaseLocation {
         case .sqlite:
             return try AppDatabase.open(stateDirectory: stateDirectory, checkpointsInBackground: true)
-        case .postgres:
-            throw DatabaseLocationError("--database: \(DatabaseLocation.postgresNotYetSupported)")
+        case .postgres(let address):
+            if keepDays != nil {
+                throw DatabaseLocationError("--keep-days does not run on PostgreSQL yet (docs/scale-out.md); leave it out with --database")
+            }
+            if mqtt.mqttBroker != nil {
+                throw DatabaseLocationError("the MQTT bridge does not run on PostgreSQL yet (docs/scale-out.md); leave out --mqtt-broker with --database")
+            }
+            do {
+                return try await AppDatabase.open(postgres: address)
+            } catch {
+                throw DatabaseLocationError("--database: cannot open the PostgreSQL database: \(String(reflecting: error))")
+            }
         }
     }
 }

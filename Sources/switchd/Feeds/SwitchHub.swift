@@ -33,6 +33,13 @@ actor SwitchHub {
         await anyChange.bump()
     }
 
+    /// Announces a revision another instance committed (``ClusterFanOutService``); a revision
+    /// already announced here changes nothing but ``anyChange``.
+    func publish(revision: Int, of scannerID: ScannerID) async {
+        await revisions(of: scannerID).raise(to: Int64(revision))
+        await anyChange.bump()
+    }
+
     func publish(_ scanSwitches: [ScanSwitch]) async {
         for scanSwitch in scanSwitches {
             await publish(scanSwitch)

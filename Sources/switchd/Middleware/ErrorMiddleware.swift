@@ -27,6 +27,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return apiError(for: error, logger: logger)
         case let error as ValidationError:
             return .invalidField(error)
+        case is NotYetOnPostgres:
+            return .notOnPostgres(request.method, request.uri.path)
         case let error as DecodingError:
             if error.isMalformedJSON {
                 return APIError(.badRequest, code: "malformed_json", message: "the body is not valid JSON: \(error.reason)")

@@ -1,5 +1,6 @@
 import Harness
 import Testing
+@testable import SwitchdStore
 
 /// One throwaway PostgreSQL server (``PostgresServer``) for a whole suite: started before its
 /// first test, removed after its last, whatever they did. A suite with this trait is skipped,
@@ -48,4 +49,14 @@ func freshPostgresDatabase() async throws -> (server: PostgresServer, name: Stri
     let name = "test_\(UInt64.random(in: 0 ... UInt64.max))"
     try await server.createDatabase(name)
     return (server, name)
+}
+
+/// Two stores on one fresh database of the suite's server, as two switchd instances would open
+/// it (each its own pool of `maxConnections`); the caller closes both.
+func twoPostgresInstances(maxConnections: Int = 1) async throws -> (AppDatabase, AppDatabase) {
+    let (server, name) = try await freshPostgresDatabase()
+    let address = try PostgresAddress(url: server.url(database: name))
+    let first = try await AppDatabase.open(postgres: address, maxConnections: maxConnections)
+    let second = try await AppDatabase.open(postgres: address, maxConnections: maxConnections)
+    return (first, second)
 }

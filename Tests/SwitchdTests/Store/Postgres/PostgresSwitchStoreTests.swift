@@ -88,10 +88,7 @@ struct PostgresSwitchStoreTests {
 @Suite("Switch revisions across instances", postgresInstalled, .postgresServer)
 struct PostgresSwitchFanOutTests {
     @Test func aFlipCommittedThroughOneStoreReachesTheOthersListener() async throws {
-        let (server, name) = try await freshPostgresDatabase()
-        let address = try PostgresAddress(url: server.url(database: name))
-        let first = try await AppDatabase.open(postgres: address, maxConnections: 1)
-        let second = try await AppDatabase.open(postgres: address, maxConnections: 1)
+        let (first, second) = try await twoPostgresInstances()
         let (announced, announce) = AsyncStream.makeStream(of: String.self)
         let (registered, register) = AsyncStream.makeStream(of: Void.self)
         let listener = Task {

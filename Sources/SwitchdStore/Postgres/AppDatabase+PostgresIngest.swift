@@ -1,0 +1,144 @@
+import Foundation
+import ScanContract
+
+extension AppDatabase {
+    /// ``ingest(_:at:)`` on PostgreSQL: one batch, one transaction.
+    static func ingest(_ batch: MeasurementBatch, at now: Date, on store: PostgresStore) async throws -> IngestOutcome {
+        try await store.transaction(readOnly: false) { sql in
+            try takeFeedLock(in: sql)
+            return try ingestOnPostgres(batch, at: now, in: sql)
+        }
+    }
+
+    /// ``ingest(_:stopEarly:)`` on PostgreSQL: the group in one transaction, each batch inside a
+    /// savepoint of its own, so a batch refused for its content (a ``StoreError``, or
+    /// ``NotYetOnPostgres``) is rolled back alone and its error is its result.
+    ///
+    /// - Throws: the driver's error (the server gone, a statement failing for another reason than
+    ///   the batch's content) or ``StoreError/storageFull``: then no batch of the group is stored.
+    ///   A serialisation failure or deadlock runs the whole group again (``PostgresStore``).
+    static func ingest(
+        _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool, on store: PostgresStore
+    ) async throws -> [Result<IngestOutcome, any Error>] {
+        try await store.transaction(readOnly: false) { sql in
+            try takeFeedLock(in: sql)
+            var results: [Result<IngestOutcome, any Error>] = []
+            for (batch, received) in batches {
+                if !results.isEmpty, stopEarly() { break }
+                try sql.execute("SAVEPOINT ingest_batch", [])
+                do {
+                    let outcome = try ingestOnPostgres(batch, at: received, in: sql)
+                    try sql.execute("RELEASE SAVEPOINT ingest_batch", [])
+                    results.append(.success(outcome))
+                } catch let error where error is NotYetOnPostgres || (error as? StoreError).map({ $0 != .storageFull }) == true {
+                    try sql.execute("ROLLBACK TO SAVEPOINT ingest_batch", [])
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    /// The channel each ingest transaction announces the measurement feed's new end on:
+    /// `"measurement <sequence>"` (docs/scale-out.md, "Fan-out across instances").
+    package static let feedChannel = "floorscan_feed"
+
+    /// Holds the measurement feed's lock for the rest of the transaction, so that sequence numbers
+    /// are given out and committed in one order across instances, as SQLite's single writer does:
+    /// a feed reader never sees a row commit below a sequence it has passed.
+    private static func takeFeedLock(in sql: any StoreTransaction) throws {
+        try sql.lock("feed measurement")
+    }
+
+    /// One batch as ``ingest(_:at:in:)`` (SQLite) stores it, with the same checks in the same order
+    /// and the same answers, through the seam: a replayed batch ID is a duplicate; the readings
+    /// go in with one multi-row insert that skips IDs already stored; a survey reading's walk
+    /// placement is not on PostgreSQL yet (``NotYetOnPostgres``; walks cannot be started there).
+    private static func ingestOnPostgres(_ batch: MeasurementBatch, at now: Date, in sql: any StoreTransaction) throws -> IngestOutcome {
+        if let discarded = try discardedBatch(batch.batchID, in: sql) {
+            return duplicate(batch, discarded: discarded)
+        }
+        if batch.completedScans > 0 {
+            // The progress it records decides on the scanner's next revision, as a flip does.
+            try sql.lock(switchLock(batch.scannerID))
+        }
+        let current = try requireCurrentSwitch(of: batch.scannerID, in: sql)
+        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: sql)
+        let keeps = revision.keepsReadings
+        let inserted = try sql.row("""
+            INSERT INTO batch (uuid, scanner_id, revision, received_ms, stored, discarded) VALUES (?, ?, ?, ?, 0, ?)
+            ON CONFLICT (uuid) DO NOTHING RETURNING id
+            """, [
+                .uuid(batch.batchID), .text(batch.scannerID.rawValue), .integer(Int64(revision.revision)), .integer(now.milliseconds),
+                .boolean(!keeps),
+            ])
+        guard let batchRowID = try inserted?.int64("id") else {
+            // Committed meanwhile by another instance (the unique ID decided): a duplicate.
+            return duplicate(batch, discarded: try discardedBatch(batch.batchID, in: sql) ?? !keeps)
+        }
+
+        var stored = 0
+        var lastSequence: Int64?
+        if keeps {
+            (stored, lastSequence) = try insertMeasurements(batch.measurements, batchRowID: batchRowID, revision: revision, in: sql)
+            if stored > 0 {
+                try sql.execute("UPDATE batch SET stored = ? WHERE id = ?", [.integer(Int64(stored)), .integer(batchRowID)])
+                if revision.mode == .survey, try sql.row(
+                    "SELECT id FROM walk WHERE scanner_id = ? AND revision = ? AND state = 'done'",
+                    [.text(revision.scannerID.rawValue), .integer(Int64(revision.revision))]
+                ) != nil {
+                    throw NotYetOnPostgres()
+                }
+            }
+        }
+        if let lastSequence {
+            try sql.notify(feedChannel, "measurement \(lastSequence)")
+        }
+        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: sql)
+        let receipt = BatchReceipt(batchID: batch.batchID, stored: stored, duplicate: false, discarded: !keeps)
+        return IngestOutcome(receipt: receipt, lastSequence: lastSequence, switchTurnedOff: switchTurnedOff)
+    }
+
+    private static func discardedBatch(_ id: UUID, in sql: any StoreTransaction) throws -> Bool? {
+        try sql.row("SELECT discarded FROM batch WHERE uuid = ?", [.uuid(id)]).map { try $0.bool("discarded") }
+    }
+
+    private static func duplicate(_ batch: MeasurementBatch, discarded: Bool) -> IngestOutcome {
+        let receipt = BatchReceipt(batchID: batch.batchID, stored: 0, duplicate: true, discarded: discarded)
+        return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
+    }
+
+    /// Readings per insert statement: 19 bound values each, well under PostgreSQL's 65,535.
+    static let readingsPerInsert = 500
+
+    /// Inserts the readings, ``readingsPerInsert`` to a statement, skipping IDs already stored
+    /// (as SQLite's `ON CONFLICT(uuid) DO NOTHING`, also for an ID repeated inside the batch), and
+    /// adds the stored ones to the emitter summary (``EmitterCellTally``). Returns how many were
+    /// stored and the highest sequence given.
+    private static func insertMeasurements(
+        _ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in sql: any StoreTransaction
+    ) throws -> (stored: Int, lastSequence: Int64?) {
+        var tally = EmitterCellTally()
+        var stored = 0
+        var lastSequence: Int64?
+        var start = 0
+        while start < measurements.count {
+            let records = measurements[start ..< min(start + readingsPerInsert, measurements.count)].map {
+                MeasurementRecord($0, batchID: batchRowID, revision: revision)
+            }
+            start += records.count
+            let rows = try sql.rows(MeasurementRecord.insertSQL(rows: records.count) + " RETURNING sequence, uuid", records.flatMap(\.storeValues))
+            var storedIDs: Set<UUID> = []
+            for row in rows {
+                storedIDs.insert(try row.uuid("uuid"))
+                lastSequence = max(lastSequence ?? 0, try row.int64("sequence"))
+            }
+            stored += storedIDs.count
+            for record in records where storedIDs.remove(record.uuid) != nil {
+                tally.add(record)
+            }
+        }
+        try tally.save(sql)
+        return (stored, lastSequence)
+    }
+}

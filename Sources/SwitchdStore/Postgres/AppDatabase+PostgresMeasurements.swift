@@ -1,0 +1,25 @@
+import Foundation
+import ScanContract
+
+extension AppDatabase {
+    /// ``measurements(matching:after:limit:)`` through the seam: `query`'s rows and the feed's
+    /// end, in the caller's snapshot.
+    ///
+    /// - Throws: ``StoreError/corruptRow(_:)`` when a stored value is not one switchd writes.
+    static func measurements(_ query: (sql: String, values: [StoreValue]), in sql: any StoreTransaction) throws -> FeedSlice<StoredMeasurement> {
+        let items = try sql.rows(query.sql, query.values).map { row in
+            try MeasurementRecord(storeRow: row).storedMeasurement(batchUUID: try row.uuid("batch_uuid"))
+        }
+        return FeedSlice(items: items, endOfFeed: try endOfMeasurementFeed(in: sql))
+    }
+
+    /// The highest sequence committed in the snapshot, 0 before the first reading. PostgreSQL's
+    /// identity sequence is not transactional (it counts numbers given to transactions still
+    /// running), so the end is read from the rows: ingest commits sequences in order under its
+    /// feed lock, so no row can later appear below it. Unlike SQLite's `sqlite_sequence`, deleting
+    /// the newest readings would lower it; neither retention nor deleting a scanner runs on
+    /// PostgreSQL yet.
+    static func endOfMeasurementFeed(in sql: any StoreTransaction) throws -> Int64 {
+        try sql.row("SELECT COALESCE(MAX(sequence), 0) AS feed_end FROM measurement", [])?.int64("feed_end") ?? 0
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Harness
+import ScanContract
+import Testing
+
+/// Two real `switchd` processes on one real PostgreSQL server, as behind a load balancer
+/// (docs/scale-out.md): a flip PATCHed on A reaches the long-poll B holds, readings posted to A
+/// reach the live feed B serves, a route not on PostgreSQL yet answers 501, and A SIGKILLed while
+/// batches pour in loses none that was answered 2xx (the uploads it dropped are sent again to B,
+/// as a balancer and scannerd's spool would). The other then stops cleanly on SIGTERM.
+@Suite(
+    "End to end: two switchd on one PostgreSQL",
+    .enabled(if: PostgresServer.isInstalled, Comment(rawValue: PostgresServer.missing ?? "")), .serialized
+)
+struct PostgresTwoInstanceTests {
+    static let scanner = "hall-1"
+
+    @Test func twoInstancesServeOneFleetAndAKilledOneLosesNothingAcknowledged() async throws {
+        let server = try await PostgresServer()
+        let folder = try TemporaryFolder("two-instances")
+        do {
+            try await server.createDatabase("fleet")
+            try await Self.run(server: server, folder: folder)
+        } catch {
+            folder.remove()
+            await server.remove()
+            throw error
+        }
+        folder.remove()
+        await server.remove()
+    }
+
+    private static func run(server: PostgresServer, folder: TemporaryFolder) async throws {
+        let tokenFile = try writeTokenFile("fst_\(UUID().uuidString)", in: folder, label: "admin")
+        let database = ["--database", server.url(database: "fleet"), "--log-level", "debug"]
+        let a = try await SwitchdInstance.start(in: folder, arguments: database, label: "switchd-a", stateName: "a", adminTokenFile: tokenFile)
+        defer { a.process.signal(SIGKILL) }
+        let b = try await SwitchdInstance.start(in: folder, arguments: database, label: "switchd-b", stateName: "b", adminTokenFile: tokenFile)
+        defer { b.process.signal(SIGKILL) }
+
+        let floors = try await b.adminClient().send("GET", "/v1/floors")
+        #expect(floors.status == 501 && floors.error?.code == "not_on_postgres", "\(floors.status) \(floors.text)")
+        _ = try await b.process.waitForLogLine { $0.contains("only the fleet's routes are served yet") }
+
+        // The scanner is registered through A, its token issued through B.
+        _ = try await a.adminClient().call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID(scanner)), as: ScanContract.Scanner.self)
+        let token = try await b.issueScannerToken(scanner, name: "hall-1 on b")
+        let scannerOnB = APIClient(baseURL: b.baseURL, token: token)
+        let scannerOnA = APIClient(baseURL: a.baseURL, token: token)
+
+        // A flip on A reaches the long-poll held by B.
+        let before = try await scannerOnB.scanSwitch(scanner)
+        let held = Task {
+            try await scannerOnB.call("GET", "/v1/scanners/\(scanner)/switch?revision=\(before.revision)&wait=50", as: ScanSwitch.self)
+        }
+        _ = try await b.process.waitForLogLine { $0.contains("Long-poll waiting") }
+        let flipped = try await a.adminClient().patchSwitch(SwitchPatch(scanning: true, storeData: true), scanner: scanner)
+        let arrived = try await held.value
+        #expect(arrived.revision == flipped.revision && arrived.scanning, "the long-poll on B answered \(arrived), not the flip made on A")
+
+        // Readings posted to A reach the live feed B serves.
+        let feed = EventStreamClient(url: b.baseURL.appendingPathComponent("v1/measurements/stream"), token: b.adminToken)
+        defer { feed.close() }
+        let first = try await upload(batch(revision: flipped.revision, readings: 3), to: scannerOnA)
+        #expect(first == 201)
+        _ = try await feed.waitForEvents(3)
+        // B's feed has caught up and waits; these arrive only through A's notification.
+        #expect(try await upload(batch(revision: flipped.revision, readings: 2), to: scannerOnA) == 201)
+        let events = try await feed.waitForEvents(5)
+        #expect(events.count == 5)
+
+        // Uploads alternate between A and B; A is SIGKILLed mid-load. An upload that got no answer
+        // goes to B with the same batch; every batch answered 2xx must be stored afterwards.
+        let acknowledged = AcknowledgedBatches()
+        let killAfter = 12
+        let workers = 4
+        let batchesPerWorker = 15
+        let killer = Task {
+            await acknowledged.waitForViaA(killAfter)
+            await a.process.kill()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0 ..< workers {
+                group.addTask {
+                    for index in 0 ..< batchesPerWorker {
+                        let next = batch(revision: flipped.revision, readings: 50)
+                        let first = (worker + index).isMultiple(of: 2) ? scannerOnA : scannerOnB
+                        if let status = try? await upload(next, to: first), (200 ..< 300).contains(status) {
+                            await acknowledged.add(next, viaA: first.baseURL == a.baseURL)
+                            continue
+                        }
+                        let status = try await upload(next, to: scannerOnB)
+                        guard (200 ..< 300).contains(status) else { throw HarnessError("B answered \(status) to a batch") }
+                        await acknowledged.add(next, viaA: false)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await acknowledged.finish()
+        await killer.value
+        #expect(!a.process.isRunning)
+        #expect(await acknowledged.viaA >= killAfter)
+
+        let stored = try await b.adminClient().allMeasurements(query: "scanner=\(scanner)")
+        let storedIDs = Set(stored.map(\.measurement.id))
+        #expect(storedIDs.count == stored.count, "a reading was stored twice")
+        let batches = await acknowledged.batches
+        #expect(batches.count == workers * batchesPerWorker)
+        let missing = batches.flatMap(\.measurements).filter { !storedIDs.contains($0.id) }
+        #expect(missing.isEmpty, "\(missing.count) readings of acknowledged batches are not stored")
+
+        // The instance left stops cleanly on SIGTERM, its connections to PostgreSQL closed.
+        #expect(await b.process.terminate() == 0, "\(b.process.stderrTail())")
+    }
+
+    private static func batch(revision: Int, readings: Int) -> MeasurementBatch {
+        let start = Date()
+        let measurements = (0 ..< readings).map { index in
+            ScanContract.Measurement(
+                time: start.addingTimeInterval(Double(index) / 1000), rssi: -40 - index % 50, scan: 0,
+                observation: .wifi(WiFiObservation(bssid: BSSID(rawValue: 0x02_00_00_00_00_00 + UInt64(index)), ssid: "fleet", frequencyMHz: 2412))
+            )
+        }
+        return MeasurementBatch(batchID: UUID(), scannerID: try! ScannerID(scanner), switchRevision: revision, measurements: measurements)
+    }
+
+    private static func upload(_ batch: MeasurementBatch, to client: APIClient) async throws -> Int {
+        try await client.send("POST", "/v1/measurements", json: batch).status
+    }
+}
+
+/// The batches answered 2xx so far, and how many of them A answered.
+private actor AcknowledgedBatches {
+    private(set) var batches: [MeasurementBatch] = []
+    private(set) var viaA = 0
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func add(_ batch: MeasurementBatch, viaA fromA: Bool) {
+        batches.append(batch)
+        if fromA { viaA += 1 }
+        let ready = waiters.filter { $0.count <= viaA }
+        waiters.removeAll { $0.count <= viaA }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    private var finished = false
+
+    /// Returns once A has answered `count` batches, or the uploads are over (``finish()``).
+    func waitForViaA(_ count: Int) async {
+        if viaA >= count || finished { return }
+        await withCheckedContinuation { waiters.append((count, $0)) }
+    }
+
+    func finish() {
+        finished = true
+        for waiter in waiters { waiter.continuation.resume() }
+        waiters.removeAll()
+    }
+}

@@ -1,0 +1,14 @@
+import Testing
+@testable import switchd
+
+/// The routes switchd serves on PostgreSQL are routes it has: a name misspelt in
+/// ``PostgresRouteGate/served`` would quietly answer 501 for a route meant to run.
+@Suite("The PostgreSQL route gate")
+struct RouteGateOnPostgresTests {
+    @Test func everyServedRouteIsARouteOfThePolicy() {
+        for key in PostgresRouteGate.served {
+            let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
+            #expect(parts.count == 2 && RoutePolicy.standard.hasEntry(for: .init(parts[0])!, path: parts[1]), "\(key)")
+        }
+    }
+}
