@@ -24,7 +24,13 @@ struct SelectCommand: ParsableCommand {
         let datasets = try load()
         if perSite {
             let sites = datasets.map { dataset in
-                (dataset.name, WiFiKNNLocator<Int>.SiteChoice(records: dataset.samples.map(\.fingerprint)))
+                let records = dataset.samples.map(\.fingerprint)
+                let (choice, choiceSeconds) = ThreadCPUTime.measure { WiFiKNNLocator<Int>.SiteChoice(records: records) }
+                let buildSeconds = ThreadCPUTime.measure { WiFiKNNLocator(records: records, settings: choice.chosen) }.seconds
+                let cost = "\(dataset.name): \(records.count) samples, choice \(SuiteTable.fixed(choiceSeconds, digits: 3)) s "
+                    + "+ index build \(SuiteTable.fixed(buildSeconds, digits: 3)) s of CPU\n"
+                FileHandle.standardError.write(Data(cost.utf8))
+                return (dataset.name, choice)
             }
             print(SiteChoiceTable(sites: sites).markdown, terminator: "")
             return
