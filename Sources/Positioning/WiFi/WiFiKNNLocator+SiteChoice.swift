@@ -50,23 +50,26 @@ extension WiFiKNNLocator {
                 return
             }
             self.folding = folding
-            floorCandidates = Self.floorGrid(given).map { label, settings in
-                Candidate(label: label, settings: settings, figures: Self.figures(of: settings, in: trials))
+            // Every floor candidate with every position candidate, scored in one pass.
+            let floorGrid = Self.floorGrid(given)
+            let grid = floorGrid.map { Self.positionGrid($0.1) }
+            let figures = Self.figures(of: grid.map { $0.map(\.1) }, in: trials)
+            floorCandidates = floorGrid.indices.map {
+                Candidate(label: floorGrid[$0].0, settings: floorGrid[$0].1, figures: figures[$0][0])
             }
-            let floorGiven = floorCandidates[0].figures.floorHitRate
-            let bestFloor = floorCandidates.dropFirst().reduce(floorCandidates[0]) {
-                $1.figures.floorHitRate > $0.figures.floorHitRate ? $1 : $0
+            let floorGiven = figures[0][0].floorHitRate
+            let bestFloor = floorGrid.indices.dropFirst().reduce(0) {
+                figures[$1][0].floorHitRate > figures[$0][0].floorHitRate ? $1 : $0
             }
-            let floorSettings = bestFloor.figures.floorHitRate >= floorGiven + Self.floorMargin - 1e-12
-                ? bestFloor.settings : given
-            positionCandidates = Self.positionGrid(floorSettings).map { label, settings in
-                Candidate(label: label, settings: settings, figures: Self.figures(of: settings, in: trials))
+            let floorChoice = figures[bestFloor][0].floorHitRate >= floorGiven + Self.floorMargin - 1e-12 ? bestFloor : 0
+            positionCandidates = grid[floorChoice].indices.map {
+                Candidate(label: grid[floorChoice][$0].0, settings: grid[floorChoice][$0].1, figures: figures[floorChoice][$0])
             }
             let positionGiven = positionCandidates[0].figures.mean
             let bestPosition = positionCandidates.dropFirst().reduce(positionCandidates[0]) {
                 $1.figures.mean < $0.figures.mean ? $1 : $0
             }
-            chosen = bestPosition.figures.mean < positionGiven * Self.positionFactor ? bestPosition.settings : floorSettings
+            chosen = bestPosition.figures.mean < positionGiven * Self.positionFactor ? bestPosition.settings : positionCandidates[0].settings
         }
 
         /// Stage 1's list: (floor voters, floor vote power) ∈ given, (3, 3), (7, 3), (5, 2), (5, 4).
@@ -129,24 +132,70 @@ extension WiFiKNNLocator {
             return (folding, trials)
         }
 
-        /// `settings`' figures over every fold's held-out rows; a row that hears nothing the kept
-        /// folds heard counts as a floor miss and is left out of the mean (infinite when none is answered).
-        static func figures(of settings: Settings, in trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])]) -> Figures {
-            var errorSum = 0.0, answered = 0, floorHits = 0, rows = 0
+        /// The figures of every settings in `grid` over every fold's held-out rows; a row that hears
+        /// nothing the kept folds heard counts as a floor miss and is left out of the mean (infinite
+        /// when none is answered). Each row is searched once (`Neighbourhood`) for all the settings,
+        /// which must share the fold locators' building voters; the figures are those of
+        /// `with(settings).locate(_:)` on each row, added up in the same order.
+        static func figures(of grid: [[Settings]], in trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])]) -> [[Figures]] {
+            let all = grid.joined()
+            let floorVoterLimit = all.map(\.floorVoters).max() ?? 1, neighbourLimit = all.map(\.neighbours).max() ?? 1
+            var tallies = grid.map { $0.map { _ in Tally() } }
             for (built, held) in trials {
-                let locator = built.with(settings)
                 for record in held {
-                    rows += 1
-                    guard let fix = locator.locate(record.readings) else { continue }
-                    if fix.building == record.building && fix.estimate.floorID == record.floorID { floorHits += 1 }
-                    let dx = fix.estimate.x - record.x, dy = fix.estimate.y - record.y
-                    errorSum += (dx * dx + dy * dy).squareRoot()
-                    answered += 1
+                    guard var neighbourhood = built.neighbourhood(
+                        of: record.readings, floorVoterLimit: floorVoterLimit, neighbourLimit: neighbourLimit)
+                    else {
+                        for i in tallies.indices { for j in tallies[i].indices { tallies[i][j].rows += 1 } }
+                        continue
+                    }
+                    // Settings that differ only in the floor vote give the same fix on the same floor.
+                    var fixes: [PositionKey: WiFiFix] = [:]
+                    for (i, row) in grid.enumerated() {
+                        for (j, settings) in row.enumerated() {
+                            let floor = built.floor(in: neighbourhood, settings: settings)
+                            let key = PositionKey(floor: floor, settings: settings)
+                            let fix = fixes[key] ?? built.fix(in: &neighbourhood, floor: floor, settings: settings)
+                            fixes[key] = fix
+                            tallies[i][j].add(fix, of: record)
+                        }
+                    }
                 }
             }
-            return Figures(
-                mean: answered > 0 ? errorSum / Double(answered) : .infinity,
-                floorHitRate: rows > 0 ? Double(floorHits) / Double(rows) : 0)
+            return tallies.map { $0.map(\.figures) }
+        }
+
+        /// What decides a fix once the floor is chosen: the floor and the position settings.
+        private struct PositionKey: Hashable {
+            var floor: Int64
+            var settings: Settings
+
+            init(floor: Int64, settings: Settings) {
+                self.floor = floor
+                var position = settings
+                position.floorVoters = 0
+                position.floorVoteWeightPower = 0
+                self.settings = position
+            }
+        }
+
+        /// One candidate's sums over the held-out rows so far.
+        private struct Tally {
+            var errorSum = 0.0, answered = 0, floorHits = 0, rows = 0
+
+            mutating func add(_ fix: WiFiFix, of record: FingerprintRecord<Key>) {
+                rows += 1
+                if fix.building == record.building && fix.estimate.floorID == record.floorID { floorHits += 1 }
+                let dx = fix.estimate.x - record.x, dy = fix.estimate.y - record.y
+                errorSum += (dx * dx + dy * dy).squareRoot()
+                answered += 1
+            }
+
+            var figures: Figures {
+                Figures(
+                    mean: answered > 0 ? errorSum / Double(answered) : .infinity,
+                    floorHitRate: rows > 0 ? Double(floorHits) / Double(rows) : 0)
+            }
         }
     }
 

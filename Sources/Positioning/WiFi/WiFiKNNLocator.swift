@@ -130,7 +130,7 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
     /// The weighted mean position of `candidates` (not empty) within `neighbourDistanceRatio` of
     /// the nearest, with their weighted spread around it as the accuracy (0 when a single
     /// neighbour decides).
-    private func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+    func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
         let nearestDistance = candidates.distances[0]
         let reach = nearestDistance > 0 ? nearestDistance * settings.neighbourDistanceRatio : .infinity
         let neighbours = zip(candidates.distances, candidates.records).filter { $0.0 <= reach }
@@ -164,7 +164,7 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
 
     /// The label with the largest summed weight (`weight(_:power:)` of each voter); on equal
     /// weight, the label of the nearer voter.
-    private func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
+    func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
         var weights: [Int64: Double] = [:]
         for (distance, record) in zip(voters.distances, voters.records) {
             weights[label(Int(record)), default: 0] += weight(distance, power: power)
