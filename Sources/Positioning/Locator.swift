@@ -66,7 +66,7 @@ public struct Locator: Sendable {
 
     public init(map: RadioMap, settings: Settings = Settings()) {
         let survey = FingerprintRecord.wifiSurvey(of: map)
-        wifi = survey.isEmpty ? nil : WiFiKNNLocator(records: survey)
+        wifi = survey.isEmpty ? nil : WiFiKNNLocator.choosingSettings(records: survey).locator
         let bleSurveyed = map.locations.contains { $0.emitters.contains { $0.emitter.kind == .ble } }
         bleFingerprint = bleSurveyed ? BLEFingerprint(locations: map.locations) : nil
         trilateration = BLETrilateration(settings: .init(height: settings.scannerHeight))

@@ -151,7 +151,7 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
     }
 
     /// Record numbers of each fingerprint-to-be, in order of first appearance.
-    private static func groups(of records: [FingerprintRecord<Key>], by grouping: Grouping) -> [[Int]] {
+    static func groups(of records: [FingerprintRecord<Key>], by grouping: Grouping) -> [[Int]] {
         switch grouping {
         case .eachSample:
             return records.indices.map { [$0] }

@@ -37,11 +37,17 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         /// this is infinite): a scan that matches a few samples well is not dragged towards
         /// the poorer matches that fill up a fixed k.
         public var neighbourDistanceRatio: Double
+        /// The position from the nearest surveyed *locations* (their samples' mean fingerprints)
+        /// on the chosen floor instead of the nearest samples: where survey points are sparse and
+        /// sampled many times, this interpolates between points instead of snapping to one.
+        public var positionFromLocations: Bool
 
         public init(
             buildingVoters: Int, floorVoters: Int, neighbours: Int,
-            floorVoteWeightPower: Double = 1, positionWeightPower: Double = 1, neighbourDistanceRatio: Double = .infinity
+            floorVoteWeightPower: Double = 1, positionWeightPower: Double = 1, neighbourDistanceRatio: Double = .infinity,
+            positionFromLocations: Bool = false
         ) {
+            self.positionFromLocations = positionFromLocations
             self.buildingVoters = buildingVoters
             self.floorVoters = floorVoters
             self.neighbours = neighbours
@@ -107,8 +113,8 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
         let floor = vote(among: floorVoters, power: settings.floorVoteWeightPower) { locations.floorOf[$0] }
         let name = locations.buildings[Int(building)]
         // Samples of the chosen building and floor; should there be none (indexes of different
-        // surveys), the locations that voted for the floor give the position instead.
-        if let sampleBuilding = samples.buildings.firstIndex(of: name).map(Int32.init),
+        // surveys), or when the settings ask for it, the nearest locations give the position instead.
+        if !settings.positionFromLocations, let sampleBuilding = samples.buildings.firstIndex(of: name).map(Int32.init),
            var atSamples = samplesAreLocations ? atLocations : samples.search(readings) {
             let onFloor = samples.nearest(
                 settings.neighbours, in: &atSamples, scope: FingerprintScope(building: sampleBuilding, floor: floor),
@@ -124,7 +130,7 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
     /// The weighted mean position of `candidates` (not empty) within `neighbourDistanceRatio` of
     /// the nearest, with their weighted spread around it as the accuracy (0 when a single
     /// neighbour decides).
-    private func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+    func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
         let nearestDistance = candidates.distances[0]
         let reach = nearestDistance > 0 ? nearestDistance * settings.neighbourDistanceRatio : .infinity
         let neighbours = zip(candidates.distances, candidates.records).filter { $0.0 <= reach }
@@ -158,7 +164,7 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
 
     /// The label with the largest summed weight (`weight(_:power:)` of each voter); on equal
     /// weight, the label of the nearer voter.
-    private func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
+    func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
         var weights: [Int64: Double] = [:]
         for (distance, record) in zip(voters.distances, voters.records) {
             weights[label(Int(record)), default: 0] += weight(distance, power: power)

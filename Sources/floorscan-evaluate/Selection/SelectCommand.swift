@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Positioning
 
 /// `floorscan-evaluate select`: the third selection of the Wi-Fi method's settings, as
 /// docs/wifi-fingerprinting.md pre-registers it, on the `train` files of the fingerprint suite
@@ -16,8 +17,24 @@ struct SelectCommand: ParsableCommand {
     /// `--data` and `--only`; the selection needs all eight datasets, the default.
     @OptionGroup var suite: SuiteOptions
 
+    @Flag(help: "Instead, the fourth selection: each train file chooses its own settings by cross-validation inside itself (as wifi-knn now does when it builds); prints every candidate's figures.")
+    var perSite = false
+
     func run() throws {
         let datasets = try load()
+        if perSite {
+            let sites = datasets.map { dataset in
+                let records = dataset.samples.map(\.fingerprint)
+                let (choice, choiceSeconds) = ThreadCPUTime.measure { WiFiKNNLocator<Int>.SiteChoice(records: records) }
+                let buildSeconds = ThreadCPUTime.measure { WiFiKNNLocator(records: records, settings: choice.chosen) }.seconds
+                let cost = "\(dataset.name): \(records.count) samples, choice \(SuiteTable.fixed(choiceSeconds, digits: 3)) s "
+                    + "+ index build \(SuiteTable.fixed(buildSeconds, digits: 3)) s of CPU\n"
+                FileHandle.standardError.write(Data(cost.utf8))
+                return (dataset.name, choice)
+            }
+            print(SiteChoiceTable(sites: sites).markdown, terminator: "")
+            return
+        }
         let outcome = Self.select(on: datasets) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         print(SelectionTable(datasets: datasets, outcome: outcome).markdown, terminator: "")
     }

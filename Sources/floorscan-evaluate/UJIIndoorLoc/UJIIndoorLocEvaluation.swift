@@ -47,6 +47,9 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     @Option(help: "Average only neighbours within this multiple of the nearest one's distance; inf for all k (wifi-knn).")
     var neighbourRatio: Double = WiFiKNNLocator<Int>.Settings.standard.neighbourDistanceRatio
 
+    @Flag(help: "Use the settings given (or the standard ones) as they are, instead of letting the training survey choose its floor and position settings by cross-validation inside itself (wifi-knn).")
+    var fixedSettings = false
+
     @Option(help: "Exponent of the powed RSSI representation.")
     var exponent: Double = PoweredRSSI.standard.exponent
 
@@ -106,6 +109,10 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         var indexBytes: Int
         var fingerprints: Int
         var accessPoints: Int
+        /// The wifi-knn settings in use (after the survey's own choice unless `--fixed-settings`).
+        var settings: WiFiKNNLocator<Int>.Settings? = nil
+        /// How the settings were chosen, for the report.
+        var settingsChosenBy: String? = nil
     }
 
     func build(from training: [UJIIndoorLocSample]) -> BuiltLocator {
@@ -113,10 +120,20 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         let started = ContinuousClock.now
         switch method {
         case .wifiKNN:
-            let knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
+            let knn: WiFiKNNLocator<Int>
+            let chosenBy: String
+            if fixedSettings {
+                knn = WiFiKNNLocator(records: records, representation: representation, settings: settings)
+                chosenBy = "given"
+            } else {
+                let (locator, choice) = WiFiKNNLocator.choosingSettings(records: records, representation: representation, given: settings)
+                knn = locator
+                chosenBy = choice.folding.map { "survey cross-validation (\($0.rawValue))" } ?? "given (survey too small to cut into folds)"
+            }
             return BuiltLocator(
                 locator: knn, seconds: (ContinuousClock.now - started) / .seconds(1), indexBytes: knn.memoryBytes,
-                fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount)
+                fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount, settings: knn.settings,
+                settingsChosenBy: chosenBy)
         case .bestMatchVote:
             let index = FingerprintIndex(records: records, representation: representation)
             return BuiltLocator(
@@ -132,7 +149,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
             metrics: UJIIndoorLocMetrics(trial),
             details: UJIIndoorLocReport.Details(
                 method: built.locator.method,
-                settings: method == .wifiKNN ? UJIIndoorLocReport.Settings(settings, representation) : nil,
+                settings: built.settings.map { UJIIndoorLocReport.Settings($0, representation, chosenBy: built.settingsChosenBy) },
                 testedOn: testedOn,
                 covered: covered.map(UJIIndoorLocMetrics.init),
                 msPerQuery: ErrorSummary.percentile(50, ofSorted: trial.queryMilliseconds.sorted()),

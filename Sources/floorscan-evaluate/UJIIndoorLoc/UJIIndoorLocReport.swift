@@ -16,9 +16,13 @@ struct UJIIndoorLocReport: Encodable {
         var floorDbm: Double
         var distance = "sorensen"
         var buildingAndFloorFrom = "location means"
-        var positionFrom = "samples"
+        var positionFrom: String
+        /// "given", or the survey's own cross-validation and how it cut the folds.
+        var chosenBy: String?
 
-        init(_ settings: WiFiKNNLocator<Int>.Settings, _ representation: PoweredRSSI) {
+        init(_ settings: WiFiKNNLocator<Int>.Settings, _ representation: PoweredRSSI, chosenBy: String? = nil) {
+            positionFrom = settings.positionFromLocations ? "location means" : "samples"
+            self.chosenBy = chosenBy
             k = settings.neighbours
             floorVoters = settings.floorVoters
             buildingVoters = settings.buildingVoters

@@ -85,6 +85,21 @@ import Testing
         #expect(report.details.settings?.distance == "sorensen")
     }
 
+    @Test func theTrainingSurveyChoosesItsSettingsUnlessTheyAreFixed() throws {
+        // Six points along a corridor, three samples each: the rule cuts whole points into folds.
+        let rows = (0..<18).map { row -> ([Int], Double, Double, Int, Int) in
+            let x = Double(row / 3) * 5
+            return ([-40 - Int(x) - row % 3, -70 + Int(x) - row % 3, 100], x, 0, 0, 0)
+        }
+        let survey = csv("corridor.csv", rows)
+        let chosen = try UJIIndoorLocEvaluation.parse(["--train", survey, "--test", testing]).evaluate()
+        #expect(chosen.details.settings?.chosenBy == "survey cross-validation (locations round-robin)")
+        let fixed = try UJIIndoorLocEvaluation.parse(["--train", survey, "--test", testing, "--fixed-settings"]).evaluate()
+        #expect(fixed.details.settings?.chosenBy == "given")
+        #expect(fixed.details.settings?.k == 31)
+        #expect(fixed.details.settings?.positionFrom == "samples")
+    }
+
     @Test func leaveOneUserOutTestsEachUserAgainstTheOthers() throws {
         // Users 1 and 2 surveyed the same two points; each held-out sample is nearest to the
         // other user's sample of its own point, 0 m off, so every answer is exact and covered.

@@ -1,0 +1,51 @@
+import Foundation
+import Harness
+import Positioning
+import Testing
+@testable import floorscan_evaluate
+
+/// The fourth selection's choice on each train file of the fingerprint suite is the one recorded
+/// when the rule was run once (docs/wifi-fingerprinting.md, "Results of the fourth selection",
+/// rule at 165c489), now that every candidate is scored from one search per held-out row: the same
+/// settings and the same cross-validated means to the recorded three decimals. Runs only when
+/// `$FLOORSCAN_DATA` names the data folder (all eight train files take minutes in a debug build).
+@Suite struct SiteChoiceRealDataTests {
+    typealias Settings = WiFiKNNLocator<Int>.Settings
+
+    /// Per dataset: the chosen settings and the cross-validated mean of the given (P0) and the chosen position candidate.
+    static let recorded: [(name: String, chosen: Settings, givenMean: Double, chosenMean: Double)] = [
+        ("TUT3", settings(floorVoters: 7), 8.207, 8.207),
+        ("TUT4", settings(floorVoters: 7, ratio: 1.5), 5.293, 5.221),
+        ("TUT6", settings(), 2.055, 2.055),
+        ("LIB1", settings(ratio: .infinity), 3.090, 2.765),
+        ("WiFine", settings(neighbours: 11, ratio: .infinity), 1.526, 1.499),
+        ("SODIndoorLoc", settings(ratio: 1.5), 2.034, 1.981),
+        ("UJIB1", settings(neighbours: 3, ratio: .infinity, fromLocations: true), 3.047, 2.726),
+        ("BLE_calib2021", settings(neighbours: 11, ratio: .infinity), 1.561, 1.438),
+    ]
+
+    static func settings(floorVoters: Int = 5, neighbours: Int = 31, ratio: Double = 1.25, fromLocations: Bool = false) -> Settings {
+        var settings = Settings.standard
+        settings.floorVoters = floorVoters
+        settings.neighbours = neighbours
+        settings.neighbourDistanceRatio = ratio
+        settings.positionFromLocations = fromLocations
+        return settings
+    }
+
+    static var dataGiven: Bool { !(ProcessInfo.processInfo.environment["FLOORSCAN_DATA"] ?? "").isEmpty }
+
+    @Test(.enabled(if: dataGiven, "set FLOORSCAN_DATA to the folder holding fingerprint-suite"))
+    func everyTrainFileChoosesAsRecorded() throws {
+        let datasets = try SelectCommand.parse(["--per-site"]).load()
+        #expect(datasets.map(\.name) == Self.recorded.map(\.name))
+        for (dataset, recorded) in zip(datasets, Self.recorded) {
+            let choice = WiFiKNNLocator<Int>.SiteChoice(records: dataset.samples.map(\.fingerprint))
+            #expect(choice.chosen == recorded.chosen, "\(dataset.name)")
+            let given = try #require(choice.positionCandidates.first)
+            let chosen = try #require(choice.positionCandidates.first { $0.settings == choice.chosen })
+            #expect(abs(given.figures.mean - recorded.givenMean) < 0.0005, "\(dataset.name): P0 \(given.figures.mean)")
+            #expect(abs(chosen.figures.mean - recorded.chosenMean) < 0.0005, "\(dataset.name): chosen \(chosen.figures.mean)")
+        }
+    }
+}
