@@ -7,8 +7,8 @@ import Testing
 /// The fourth selection's choice on each train file of the fingerprint suite is the one recorded
 /// when the rule was run once (docs/wifi-fingerprinting.md, "Results of the fourth selection",
 /// rule at 165c489), now that every candidate is scored from one search per held-out row: the same
-/// settings and the same cross-validated means to the recorded three decimals. Runs only when
-/// `$FLOORSCAN_DATA` names the data folder (all eight train files take minutes in a debug build).
+/// settings and the same cross-validated means to the recorded three decimals. Skipped when the
+/// fingerprint suite is not in the data folder (``PublicData``).
 @Suite struct SiteChoiceRealDataTests {
     typealias Settings = WiFiKNNLocator<Int>.Settings
 
@@ -33,9 +33,7 @@ import Testing
         return settings
     }
 
-    static var dataGiven: Bool { !(ProcessInfo.processInfo.environment["FLOORSCAN_DATA"] ?? "").isEmpty }
-
-    @Test(.enabled(if: dataGiven, "set FLOORSCAN_DATA to the folder holding fingerprint-suite"))
+    @Test(.enabled(if: PublicData.has("fingerprint-suite"), Comment(rawValue: PublicData.missing("fingerprint-suite"))))
     func everyTrainFileChoosesAsRecorded() throws {
         let datasets = try SelectCommand.parse(["--per-site"]).load()
         #expect(datasets.map(\.name) == Self.recorded.map(\.name))
