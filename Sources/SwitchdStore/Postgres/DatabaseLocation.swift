@@ -9,8 +9,9 @@ package enum DatabaseLocation: Equatable, Sendable {
 
 /// A PostgreSQL server and database, read from a URL
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgresql://`). For a Unix socket,
-/// leave HOST empty and give its folder as `?host=/run/postgresql`. The password is better kept
-/// in libpq's password file than in the URL, which `ps` shows.
+/// leave HOST empty and give its folder as `?host=/run/postgresql` (peer authentication, no
+/// password). The driver reads no libpq password file: a password goes in the URL, best in the
+/// config file (readable by root and switchd only) rather than on the command line, which `ps` shows.
 package struct PostgresAddress: Equatable, Sendable {
     package enum Endpoint: Equatable, Sendable {
         case tcp(host: String, port: Int)
