@@ -133,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "floorscan-evaluate",
             dependencies: [
-                "ScanContract", "Positioning", "Evaluation", "Harness",
+                "ScanContract", "Positioning", "Evaluation", "Harness", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -70,8 +70,9 @@ extension AppDatabase {
             let receipt = BatchReceipt(batchID: batch.batchID, stored: 0, duplicate: true, discarded: discarded)
             return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
         }
-        let current = try requireCurrentSwitch(of: batch.scannerID, in: SQLiteTransaction(db: db))
-        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: SQLiteTransaction(db: db))
+        let sql = SQLiteTransaction(db: db)
+        let current = try requireCurrentSwitch(of: batch.scannerID, in: sql)
+        let revision = try scanningRevision(batch.switchRevision, of: batch.scannerID, current: current.revision, in: sql)
         let keeps = revision.keepsReadings
 
         var batchRecord = BatchRecord(
@@ -93,7 +94,7 @@ extension AppDatabase {
             }
         }
 
-        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: SQLiteTransaction(db: db))
+        let switchTurnedOff = try recordProgress(of: batch, on: current, at: now, in: sql)
         let receipt = BatchReceipt(batchID: batch.batchID, stored: stored, duplicate: false, discarded: !keeps)
         return IngestOutcome(receipt: receipt, lastSequence: lastSequence, switchTurnedOff: switchTurnedOff)
     }

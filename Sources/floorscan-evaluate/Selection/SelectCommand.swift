@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 import Evaluation
 import Foundation
 import Positioning
@@ -25,8 +26,8 @@ struct SelectCommand: ParsableCommand {
         if perSite {
             let sites = datasets.map { dataset in
                 let records = dataset.samples.map(\.fingerprint)
-                let (choice, choiceSeconds) = ThreadCPUTime.measure { WiFiKNNLocator<Int>.SiteChoice(records: records) }
-                let buildSeconds = ThreadCPUTime.measure { WiFiKNNLocator(records: records, settings: choice.chosen) }.seconds
+                let (choice, choiceSeconds) = CPUTime.onThisThread { WiFiKNNLocator<Int>.SiteChoice(records: records) }
+                let buildSeconds = CPUTime.onThisThread { WiFiKNNLocator(records: records, settings: choice.chosen) }.seconds
                 let cost = "\(dataset.name): \(records.count) samples, choice \(SuiteTable.fixed(choiceSeconds, digits: 3)) s "
                     + "+ index build \(SuiteTable.fixed(buildSeconds, digits: 3)) s of CPU\n"
                 FileHandle.standardError.write(Data(cost.utf8))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSupport
 import Evaluation
 import Foundation
 import Positioning
@@ -48,7 +49,7 @@ struct SpeedCurveCommand: ParsableCommand {
         let locator = WiFiKNNLocator(records: records)
         let buildSeconds = (clock.now - started) / .seconds(1)
         // What Locator builds: the survey first chooses its settings (thread CPU, as on a quiet machine).
-        let choosingSeconds = ThreadCPUTime.measure { WiFiKNNLocator.choosingSettings(records: records) }.seconds
+        let choosingSeconds = CPUTime.onThisThread { WiFiKNNLocator.choosingSettings(records: records) }.seconds
         var milliseconds: [Double] = []
         for scan in scans {
             milliseconds.append(clock.measure { _ = locator.locate(scan) } / .milliseconds(1))

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DaemonSupport
 import Logging
 import Positioning
 import ScanContract
