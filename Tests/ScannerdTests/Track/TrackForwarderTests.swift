@@ -59,22 +59,32 @@ struct TrackForwarderTests {
     /// a quarter second after the window's end, and the stream stays open all along.
     @Test func theClockClosesAWindowNoLaterAdvertisementCloses() async throws {
         let bike = TagIdentity.address(MACAddress(rawValue: 0x02_00_00_00_00_0B))
+        let clock = TestClock()
+        let start = Date(timeIntervalSince1970: 1_800_000_000.5)
+        let wallClock = clock.wallClock(from: start)
+        // When each post arrived on the driven clock: an event to wait for, not a duration.
+        let (posted, postedAt) = AsyncStream.makeStream(of: Double.self)
         let client = ScriptedHTTPClient { request, _ in
             if request.method == .get {
                 return try Self.switchAnswer(watching: [bike])
             }
+            postedAt.yield(start.distance(to: wallClock()))
             return HTTPResponse(status: 201, body: try JSONCoding.encoder().encode(SightingReceipt(stored: 1, ignored: 0, positions: [])))
         }
-        let clock = TestClock()
-        let start = Date(timeIntervalSince1970: 1_800_000_000.5)
         let (heard, continuation) = AsyncStream.makeStream(of: [TrackHearing].self)
-        let wallClock = clock.wallClock(from: start)
-        let running = Task { try await Self.forwarder(client, clock: clock, wallClock: wallClock).run(heard) }
         continuation.yield([TrackHearing(identities: [bike], rssi: -71, time: start.addingTimeInterval(0.1))])
+        let running = Task { try await Self.forwarder(client, clock: clock, wallClock: wallClock).run(heard) }
 
-        await clock.step(by: .milliseconds(50)) { await client.requests.count == 2 }
-        let elapsed = start.distance(to: wallClock())
-        #expect(elapsed >= 0.75 && elapsed < 0.85, "closed 0.25 s after the window's end, \(elapsed) s in")
+        // The window [0, 0.5 s) closes 0.25 s after its end: not at 0.749 s, by 0.751 s. The clock
+        // moves only once the forwarder sleeps on it, so how fast this machine runs cannot matter.
+        await clock.sleeper()
+        await clock.advance(by: .milliseconds(749))
+        await clock.sleeper()
+        #expect(await client.requests.count == 1, "nothing is sent before the window closes")
+        await clock.advance(by: .milliseconds(2))
+        var posts = posted.makeAsyncIterator()
+        let elapsed = try #require(await posts.next())
+        #expect(elapsed >= 0.75 && elapsed < 0.76, "closed 0.25 s after the window's end, \(elapsed) s in")
         let batch = try JSONCoding.decoder().decode(SightingBatch.self, from: await client.requests[1].body ?? Data())
         #expect(batch.sightings == [Sighting(
             identity: bike, windowStart: Date(timeIntervalSince1970: 1_800_000_000), windowEnd: Date(timeIntervalSince1970: 1_800_000_001),
