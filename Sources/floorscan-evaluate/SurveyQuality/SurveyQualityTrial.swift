@@ -3,8 +3,10 @@ import Positioning
 
 /// How well each training location's expected error (``LeaveOneLocationOut`` on the training
 /// part alone, as switchd estimates it on a survey) predicts the real error of test queries: each
-/// test query is located on the whole training part with the standard Wi-Fi kNN, and its real 2-D
-/// error is paired with the expected error of the location its fix names as nearest.
+/// test query is located on the whole training part with the Wi-Fi kNN and the settings the
+/// training part chooses for itself (as scannerd's `Locator` does), and its real 2-D error is
+/// paired with the expected error of the location its fix names as nearest. The leave-one-out
+/// estimate uses the same chosen settings, as switchd's radio map does.
 ///
 /// A location is a distinct (building, floor, x, y) of the training part; most rows of the
 /// crowdsourced and walked sets are their own location.
@@ -26,11 +28,11 @@ struct SurveyQualityTrial {
     init(training: [UJIIndoorLocSample], testing: [UJIIndoorLocSample], maximumFolds: Int) {
         let records = Self.withLocationIDs(training.map(\.fingerprint))
         let estimate = LeaveOneLocationOut<Int>(maximumFolds: maximumFolds)
-        let expected = estimate.outcomes(of: records) { WiFiKNNLocator(records: $0) }
+        let locator = WiFiKNNLocator.choosingSettings(records: records).locator
+        let expected = estimate.outcomes(of: records) { WiFiKNNLocator(records: $0, settings: locator.settings) }
             .compactMapValues { ExpectedError(errors: $0.errors)?.metres }
         locations = Set(records.compactMap(\.locationID)).count
         folds = min(locations, estimate.maximumFolds)
-        let locator = WiFiKNNLocator(records: records)
         for sample in testing {
             guard let fix = locator.locate(sample.readings), let nearest = fix.nearestLocationID, let metres = expected[nearest] else {
                 unrated += 1

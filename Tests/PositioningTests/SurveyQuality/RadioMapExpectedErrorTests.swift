@@ -63,4 +63,27 @@ struct RadioMapExpectedErrorTests {
         #expect(!String(decoding: old, as: UTF8.self).contains("expectedError"))
         #expect(try JSONCoding.decoder().decode(RadioMap.self, from: old) == Self.map)
     }
+
+    /// A corridor surveyed every 3 m, four scans per point, two radios at its ends heard with a
+    /// repeating jitter: a survey whose own cross-validated choice leaves the standard settings.
+    /// The expected error is what scannerd, which locates with the chosen settings, would see.
+    @Test func itLocatesWithTheSettingsTheSurveyChoosesAsScannerdDoes() throws {
+        let points = 24
+        let map = RadioMap(
+            floors: [RadioMapFloor(floorID: 1, building: "main", level: 0)],
+            locations: (0..<points).map { point in
+                let x = Double(point) * 3
+                return RadioMapLocation(
+                    locationID: Int64(point + 1), floorID: 1, roomID: 1, x: x, y: 0,
+                    scans: (0..<4).map { sample in
+                        let jitter = Double((point * 7 + sample * 3) % 9) - 4
+                        return [Self.ap(1): -35 - 0.6 * x + jitter, Self.ap(2): -35 - 0.6 * (Double(points - 1) * 3 - x) - jitter]
+                    })
+            })
+        let chosen = WiFiKNNLocator<Emitter>.SiteChoice(records: FingerprintRecord.wifiSurvey(of: map)).chosen
+        try #require(chosen != .standard, "this survey must choose other settings than the standard ones")
+        let estimated = map.withExpectedErrors().locations.map(\.expectedError)
+        #expect(estimated == map.withExpectedErrors(settings: chosen).locations.map(\.expectedError))
+        #expect(estimated != map.withExpectedErrors(settings: .standard).locations.map(\.expectedError))
+    }
 }
