@@ -15,6 +15,11 @@ import Synchronization
 /// Past that, new connections wait in the kernel's backlog until one ends. Reaching the limit is
 /// counted (`switchd_connection_limit_reached_total`) and logged once per episode: again only
 /// after the count has fallen to three quarters of the limit.
+///
+/// Hummingbird asks again only when a connection closes. So when the answer was "wait" with
+/// nothing to close (every connection busy, or accepted but not yet tracked, which a loaded
+/// machine makes likely), the first connection to become idle later (tracked, or its request
+/// answered) is closed for room at once; otherwise accepting would stall until an idle timeout.
 final class ConnectionTable: Sendable {
     let limit: Int
     /// Connections accepted past `limit` only to be answered once and closed.
@@ -31,6 +36,20 @@ final class ConnectionTable: Sendable {
         var limitLogged = false
         /// Connections closed to make room whose close has not been counted yet: room is coming.
         var closingForRoom = 0
+        /// The acceptor was told to wait with nothing closing: the next idle connection makes room.
+        var acceptorWaiting = false
+
+        /// When the acceptor waits with nothing closing, takes the connection idle longest (within
+        /// the limit) out of the table to be closed for room.
+        mutating func roomForWaitingAcceptor() -> (any Channel)? {
+            guard acceptorWaiting, closingForRoom == 0,
+                let victim = connections.values.filter({ $0.requestsInProgress == 0 && !$0.overflow }).min(by: { $0.idleSince < $1.idleSince })
+            else { return nil }
+            connections[ObjectIdentifier(victim.channel)] = nil
+            closingForRoom += 1
+            acceptorWaiting = false
+            return victim.channel
+        }
     }
 
     private struct Connection {
@@ -79,6 +98,7 @@ final class ConnectionTable: Sendable {
     func hasRoom() -> Bool {
         enum Decision { case accept, wait, evict(any Channel) }
         let (decision, open, firstTime): (Decision, Int, Bool) = state.withLock { state in
+            state.acceptorWaiting = false
             guard state.open >= limit else { return (.accept, state.open, false) }
             let firstTime = !state.limitLogged
             state.limitLogged = true
@@ -91,7 +111,11 @@ final class ConnectionTable: Sendable {
             // Overflow connections are never closed for room: one that looks idle may have sent
             // its request already, unread; each closes after its one answer, or at the idle timeout.
             if state.closingForRoom > 0 { return (.wait, state.open, firstTime) }
-            return (state.open < limit + overflow ? .accept : .wait, state.open, firstTime)
+            guard state.open < limit + overflow else {
+                state.acceptorWaiting = true
+                return (.wait, state.open, firstTime)
+            }
+            return (.accept, state.open, firstTime)
         }
         guard open >= limit else { return true }
         metrics.limitReached.increment()
@@ -124,13 +148,22 @@ final class ConnectionTable: Sendable {
 
     /// Starts tracking an accepted connection's requests; it is idle until its first request.
     /// One accepted while `limit` connections within the limit are tracked is an overflow one.
+    /// When the acceptor waits with nothing closing, the connection idle longest is closed for
+    /// room (this one when it is the only idle one; then once its pipeline is set up).
     func track(_ channel: any Channel) {
-        state.withLock { state in
+        let victim = state.withLock { state in
             state.idleTicket += 1
             // Counted from the table, not `open`: accepting runs ahead of `accepted()`, and
             // connections closed for room leave the table at once.
             let withinLimit = state.connections.values.count { !$0.overflow }
             state.connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: state.idleTicket, overflow: withinLimit >= limit)
+            return state.roomForWaitingAcceptor()
+        }
+        guard let victim else { return }
+        if victim === channel {
+            channel.eventLoop.execute { channel.close(promise: nil) }
+        } else {
+            victim.close(promise: nil)
         }
     }
 
@@ -143,21 +176,26 @@ final class ConnectionTable: Sendable {
         state.withLock { $0.connections[ObjectIdentifier(channel)]?.requestsInProgress += 1 }
     }
 
-    /// A request's answer has been written. Returns whether the connection is an overflow one,
-    /// to be closed now.
+    /// A request's answer has been written. Returns whether the connection is to be closed now,
+    /// after that answer: an overflow one, or the only idle one while the acceptor waits for room.
+    /// Another connection idle longer is closed here when the acceptor waits.
     @discardableResult
     func requestEnded(on channel: any Channel) -> Bool {
-        state.withLock { state in
+        let (closeThis, victim): (Bool, (any Channel)?) = state.withLock { state in
             let key = ObjectIdentifier(channel)
-            guard var connection = state.connections[key] else { return false }
+            guard var connection = state.connections[key] else { return (false, nil) }
             connection.requestsInProgress = max(0, connection.requestsInProgress - 1)
             if connection.requestsInProgress == 0 {
                 state.idleTicket += 1
                 connection.idleSince = state.idleTicket
             }
             state.connections[key] = connection
-            return connection.overflow
+            if connection.overflow { return (true, nil) }
+            let victim = state.roomForWaitingAcceptor()
+            return victim === channel ? (true, nil) : (false, victim)
         }
+        victim?.close(promise: nil)
+        return closeThis
     }
 }
 

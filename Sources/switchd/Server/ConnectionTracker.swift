@@ -41,7 +41,8 @@ final class ConnectionTracker: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
             return
         }
-        // An overflow connection gets one answer, then makes room.
+        // An overflow connection gets one answer, then makes room; so does the only idle
+        // connection while the acceptor waits for room.
         let channel = context.channel
         context.write(data, promise: promise)
         context.flush()

@@ -73,9 +73,50 @@ struct ConnectionTableTests {
         #expect(extra.isActive, "an overflow connection is never closed for room")
         connections.requestStarted(on: extra)
         #expect(connections.requestEnded(on: extra), "an overflow connection closes after its answer")
-        #expect(!connections.requestEnded(on: busy[0]))
+        #expect(
+            connections.requestEnded(on: busy[0]),
+            "the acceptor waits: the first connection within the limit to fall idle closes after its answer, to make room")
+        #expect(!connections.hasRoom(), "room is coming")
+        #expect(busy[1].isActive)
+    }
 
+    /// Hummingbird asks again only when a connection closes. Connections accepted faster than
+    /// their pipelines are set up (a loaded machine) are not in the table yet when the limit is
+    /// reached: nothing to close, so the acceptor waits; the first one tracked makes room then,
+    /// or accepting would stall until an idle timeout (CI saw `/healthz` time out that way).
+    @Test func anAcceptorWaitingBeforeItsConnectionsAreTrackedGetsRoomFromTheFirstTracked() async throws {
+        let connections = table(limit: 2)
+        connections.accepted()
+        connections.accepted()
+        #expect(!connections.hasRoom(), "full, and nothing tracked to close yet")
+        let first = EmbeddedChannel()
+        try await first.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        connections.track(first)
+        first.embeddedEventLoop.run()
+        #expect(first.isActive == false, "closed for room once it is known to be idle")
+        let second = EmbeddedChannel()
+        try await second.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        connections.track(second)
+        second.embeddedEventLoop.run()
+        #expect(second.isActive, "one close per wait: room is coming already")
+    }
+
+    /// Every connection busy, the acceptor waits; the first answer ending makes room by closing
+    /// that connection after it (or one idle longer). Without a waiting acceptor it stays open.
+    @Test func anAcceptorWaitingOnBusyConnectionsGetsRoomWhenAnAnswerEnds() async throws {
+        let connections = table(limit: 2)
+        let busy = [try await open(connections), try await open(connections)]
+        busy.forEach { connections.requestStarted(on: $0) }
+        connections.requestStarted(on: busy[1])
         #expect(!connections.hasRoom())
-        #expect(busy[0].isActive == false, "the idle connection within the limit makes room first")
+        #expect(connections.requestEnded(on: busy[0]), "close it after its answer: the acceptor waits")
+        #expect(!connections.requestEnded(on: busy[1]), "still one request in progress")
+        #expect(!connections.requestEnded(on: busy[1]), "room is coming already")
+        #expect(busy[1].isActive)
+
+        let calm = table(limit: 2)
+        let answered = try await open(calm)
+        calm.requestStarted(on: answered)
+        #expect(!calm.requestEnded(on: answered), "nobody waits for room: keep-alive stays")
     }
 }
