@@ -65,7 +65,7 @@ func withMQTTSwitchd(
     let adminToken = try await issueToken(database, .admin, name: "mqtt tests")
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
-        settings: Settings(host: "127.0.0.1", port: 0, idleTimeout: .seconds(1), mqtt: mqtt), database: database, logger: logger, metrics: metrics, clock: clock,
+        settings: Settings(host: "127.0.0.1", port: 0, mqtt: mqtt), database: database, logger: logger, metrics: metrics, clock: clock,
         mqttTLS: try mqtt.makeTLSContext(), mqttStatus: status
     ) { port in
         portContinuation.yield(port)
