@@ -110,14 +110,14 @@ public struct ScannerdInstance: Sendable {
     }
 
     /// Waits until an event satisfying `matches` has been written.
-    public func waitForEvent(timeout: Duration = .seconds(30), where matches: (ScannerEvent) -> Bool) async throws -> ScannerEvent {
+    public func waitForEvent(timeout: Duration = .seconds(60), where matches: (ScannerEvent) -> Bool) async throws -> ScannerEvent {
         try await waitForEvents(atLeast: 1, timeout: timeout, where: matches)[0]
     }
 
     /// Waits until `count` events satisfying `matches` have been written (by any scannerd writing
     /// to the same file), and returns all of them. Reads the file every few milliseconds; throws
     /// on timeout or when scannerd exits first.
-    public func waitForEvents(atLeast count: Int, timeout: Duration = .seconds(30), where matches: (ScannerEvent) -> Bool) async throws -> [ScannerEvent] {
+    public func waitForEvents(atLeast count: Int, timeout: Duration = .seconds(60), where matches: (ScannerEvent) -> Bool) async throws -> [ScannerEvent] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let found = events().filter(matches)

@@ -15,6 +15,8 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
     private var endedCleanly = false
     private var session: URLSession!
     private var task: URLSessionDataTask!
+    /// Announced after each event and at the stream's end.
+    private let news = Wakeups()
 
     /// Opens the stream at `url`, sending `lastEventID` as `Last-Event-ID` and `token` as the
     /// bearer token when given.
@@ -39,16 +41,19 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
     public var received: [ServerSentEvent] { lock.withLock { events } }
     public var httpStatus: Int? { lock.withLock { status } }
 
-    /// Waits until at least `count` events have arrived; throws on timeout or when the stream ends first.
-    public func waitForEvents(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [ServerSentEvent] {
+    /// Waits until at least `count` events have arrived, woken as each arrives; throws after
+    /// `timeout` (a backstop) or when the stream ends first.
+    public func waitForEvents(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [ServerSentEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
+            let seen = news.current
             let (current, error, clean) = lock.withLock { (events, ended, endedCleanly) }
             if current.count >= count { return current }
             if let error { throw HarnessError("event stream failed after \(current.count) events: \(error)") }
             if clean { throw HarnessError("event stream ended after \(current.count) of \(count) events") }
-            if ContinuousClock.now >= deadline { throw HarnessError("only \(current.count) of \(count) events within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(5))
+            guard await news.wait(after: seen, before: deadline) else {
+                throw HarnessError("only \(current.count) of \(count) events within \(timeout)")
+            }
         }
     }
 
@@ -63,11 +68,13 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
                 events.append(event)
             }
         }
+        news.announce()
     }
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         lock.withLock {
             if let error { ended = error } else { endedCleanly = true }
         }
+        news.announce()
     }
 }

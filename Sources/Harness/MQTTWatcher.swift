@@ -80,12 +80,12 @@ public final class MQTTWatcher: Sendable {
             stderrPath: folder.path("mosquitto_sub-\(UUID().uuidString.prefix(8)).log")
         )
         // Subscribed once a message on its own marker topic comes back.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             _ = try await runToEnd(at: URL(fileURLWithPath: "/usr/bin/mosquitto_pub"), ["-h", "127.0.0.1", "-p", String(port), "-t", marker, "-m", "ready"])
             if (try? await process.waitForLine(timeout: .milliseconds(200), where: { $0.contains(marker) })) != nil { return }
         }
-        throw HarnessError("mosquitto_sub did not subscribe within 30 s: \(process.stderrTail())")
+        throw HarnessError("mosquitto_sub did not subscribe within 60 s: \(process.stderrTail())")
     }
 
     /// Every message received so far, in order (the ready marker left out).
@@ -116,14 +116,14 @@ public final class MQTTWatcher: Sendable {
     /// with such a payload has been received, and returns the first.
     ///
     /// - Throws: ``HarnessError`` when none comes within `timeout` of the last line printed.
-    public func waitFor(_ filter: String, payload: Payload = .any, timeout: Duration = .seconds(30)) async throws -> Message {
+    public func waitFor(_ filter: String, payload: Payload = .any, timeout: Duration = .seconds(60)) async throws -> Message {
         try await waitFor(count: 1, filter, payload: payload, timeout: timeout)[0]
     }
 
     /// Waits until `count` such messages have been received and returns them in order.
     ///
     /// - Throws: ``HarnessError`` when they do not come within `timeout` of the last line printed.
-    public func waitFor(count: Int, _ filter: String, payload: Payload = .any, timeout: Duration = .seconds(30)) async throws -> [Message] {
+    public func waitFor(count: Int, _ filter: String, payload: Payload = .any, timeout: Duration = .seconds(60)) async throws -> [Message] {
         var next = 0
         var found: [Message] = []
         while found.count < count {

@@ -73,13 +73,13 @@ public final class ManagedProcess: @unchecked Sendable {
 
     /// Waits until a printed line satisfies `matches`, and returns it. Throws on timeout or when
     /// the process ends first.
-    public func waitForLine(timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
+    public func waitForLine(timeout: Duration = .seconds(60), where matches: @escaping @Sendable (String) -> Bool) async throws -> String {
         try await lines.wait(from: 0, timeout: timeout, name: name, matches: matches).line
     }
 
     /// Like ``waitForLine(timeout:where:)`` but looks only at lines from index `start` on, and
     /// returns the index of the match too, so a caller following a long output reads each line once.
-    public func waitForLine(from start: Int, timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
+    public func waitForLine(from start: Int, timeout: Duration = .seconds(60), where matches: @escaping @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
         try await lines.wait(from: start, timeout: timeout, name: name, matches: matches)
     }
 
@@ -121,7 +121,7 @@ public final class ManagedProcess: @unchecked Sendable {
 
     /// Waits until a line of standard error (its log) satisfies `matches`, and returns it. Reads
     /// the file every few milliseconds; throws on timeout or when the process ends first.
-    public func waitForLogLine(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
+    public func waitForLogLine(timeout: Duration = .seconds(60), where matches: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""

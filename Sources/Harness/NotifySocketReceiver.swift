@@ -63,7 +63,7 @@ public final class NotifySocketReceiver: Sendable {
 
     /// Waits until a received message satisfies `matches` and returns it: `matches` is asked
     /// again as each message arrives. Throws after `timeout` without one.
-    public func waitForMessage(timeout: Duration = .seconds(30), where matches: (String) -> Bool) async throws -> String {
+    public func waitForMessage(timeout: Duration = .seconds(60), where matches: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let seen = inbox.news.current

@@ -88,7 +88,7 @@ def api(method, path, body=None):
     request.add_header("Authorization", "Bearer " + token())
     if data is not None:
         request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read() or b"null")
 
 
@@ -121,7 +121,7 @@ class AdminPage:
     def by_id(self, element_id):
         return self.driver.find_element(By.ID, element_id)
 
-    def wait(self, what, condition, timeout=20):
+    def wait(self, what, condition, timeout=60):
         try:
             # The page redraws its lists; an element read just before a redraw is stale, so ask again.
             waiting = WebDriverWait(self.driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
@@ -308,7 +308,7 @@ def run(page, workdir):
         if "Done" not in page.text("survey-text") or "access points" not in page.text("survey-text"):
             raise Failure(f"survey text after the end: {page.text('survey-text')!r}")
         item = f"//ul[@id='location-list']/li[@data-location-id='{location['id']}']"
-        page.wait("the location coloured as surveyed", lambda x=item: driver.find_element(By.XPATH, x).get_attribute("data-coverage") != "none", timeout=20)
+        page.wait("the location coloured as surveyed", lambda x=item: driver.find_element(By.XPATH, x).get_attribute("data-coverage") != "none")
         page.shot(f"survey-{index + 1}-done", show="survey-text")
         samples = int(progress.get_attribute("data-samples"))
         stored = api("GET", f"/v1/measurements?location={location['id']}&limit=1000")["items"]
@@ -323,7 +323,7 @@ def run(page, workdir):
     def expected_errors():
         return [page.js(f"return document.querySelector('#location-list li[data-location-id=\"{l['id']}\"]').dataset.expectedError || null")
                 for l in locations]
-    page.wait("an expected error for both locations", lambda: all(expected_errors()), timeout=20)
+    page.wait("an expected error for both locations", lambda: all(expected_errors()))
     dots = page.js("return [...document.querySelectorAll('#plan .location')].map(d => d.getAttribute('class'))")
     if not all(any(band in d.split() for band in ("low", "mid", "high")) for d in dots):
         raise Failure(f"colours by expected error: {dots} (expected errors {expected_errors()})")

@@ -10,7 +10,7 @@ import Testing
         #expect(notifier.isEnabled)
         try notifier.notify(.ready, .status("listening on 127.0.0.1:8080"))
         try notifier.notify(.stopping)
-        _ = try await receiver.waitForMessage(timeout: .seconds(10)) { $0 == "STOPPING=1" }
+        _ = try await receiver.waitForMessage { $0 == "STOPPING=1" }
         #expect(receiver.messages() == ["READY=1\nSTATUS=listening on 127.0.0.1:8080", "STOPPING=1"])
     }
 

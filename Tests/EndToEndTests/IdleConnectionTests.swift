@@ -67,12 +67,12 @@ struct IdleConnectionTests {
         defer { switchd.process.signal(SIGKILL) }
         let connection = try RawConnection(port: switchd.port)
         try connection.send("GET /healthz HTTP/1.0\r\n\r\n")
-        let answer = try await connection.readUntilClosed(timeout: .seconds(20))
+        let answer = try await connection.readUntilClosed(timeout: .seconds(60))
         #expect(answer.contains(" 200 "), "\(answer)")
 
         let closing = try RawConnection(port: switchd.port)
         try closing.send("GET /healthz HTTP/1.1\r\nHost: switchd\r\nConnection: Close\r\n\r\n")
-        #expect(try await closing.readUntilClosed(timeout: .seconds(20)).contains(" 200 "))
+        #expect(try await closing.readUntilClosed(timeout: .seconds(60)).contains(" 200 "))
     }
 
     @Test func aBadChunkSizeIs400() async throws {
@@ -85,7 +85,7 @@ struct IdleConnectionTests {
             "POST /v1/floors HTTP/1.1\r\nHost: switchd\r\nAuthorization: Bearer \(switchd.adminToken)\r\n"
                 + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
         )
-        let head = try await connection.readResponseHead(timeout: .seconds(20))
+        let head = try await connection.readResponseHead(timeout: .seconds(60))
         #expect(head.hasPrefix("HTTP/1.1 400 "), "\(head)")
         #expect(try await APIClient(baseURL: switchd.baseURL).send("GET", "/healthz").status == 200)
     }

@@ -100,7 +100,7 @@ struct SurveyThenLocateTests {
 }
 
 /// Long-polls the switch until `done` holds.
-func waitForSwitch(_ api: APIClient, after revision: Int, timeout: Duration = .seconds(30), until done: (ScanSwitch) -> Bool) async throws -> ScanSwitch {
+func waitForSwitch(_ api: APIClient, after revision: Int, timeout: Duration = .seconds(120), until done: (ScanSwitch) -> Bool) async throws -> ScanSwitch {
     let deadline = ContinuousClock.now + timeout
     var seen = revision
     while ContinuousClock.now < deadline {

@@ -1,21 +1,26 @@
-import Clocks
 import Foundation
+import Harness
 import Positioning
 import ScanContract
 import Testing
 @testable import scannerd
 
 /// The scan controller driving the simulated radio into a real spool, on a clock the test
-/// advances: the radio's pace, the Wi-Fi scans and the stop conditions all follow it.
+/// advances: the radio's pace, the Wi-Fi scans and the stop conditions all follow it. The clock
+/// moves only while the BLE loop and the Wi-Fi scan (and a timed session's timer) all sleep on
+/// it, so neither radio falls behind the other on a slow machine: a session ending after its
+/// last Wi-Fi scan has heard every advertisement due by then.
 @Suite("Scan controller", .timeLimit(.minutes(1)))
 struct ScanControllerTests {
     /// The simulated radio's delivery interval: one step wakes every timer that is due.
     static let step: Duration = .milliseconds(10)
+    /// The timers of a scanning session: the BLE loop's and the Wi-Fi scan's.
+    static let radioLoops = 2
 
     struct Rig {
         let directory: TemporaryDirectory
         let spool: Spool
-        let clock = TestClock()
+        let clock = ManualClock()
         let tap = EventTap()
         let switches: AsyncStream<ScanSwitch>.Continuation
         let running: Task<Void, Never>
@@ -28,7 +33,7 @@ struct ScanControllerTests {
                 floor: .demo(),
                 settings: SimulationSettings(seed: 8, advertisingRate: 100, wifiScanDuration: .milliseconds(20), followSurvey: false),
                 surveyPositions: nil, logger: quietLogger, clock: clock,
-                wallClock: clock.wallClock(from: Date(timeIntervalSince1970: 1_795_000_000))
+                wallClock: impliedWallClock(of: clock, from: Date(timeIntervalSince1970: 1_795_000_000))
             )
             let (stream, continuation) = AsyncStream.makeStream(of: ScanSwitch.self)
             let controller = ScanController(
@@ -46,9 +51,11 @@ struct ScanControllerTests {
             ))
         }
 
-        /// Runs the radio's time forward until `entry` is in the session timeline.
-        func run(until entry: String) async {
-            await clock.step(by: ScanControllerTests.step) { tap.saw(entry) }
+        /// Runs the radio's time forward until `entry` is in the session timeline, a step at a
+        /// time once `asleep` timers sleep: the BLE loop and the Wi-Fi scan, and the timer of a
+        /// session that stops after some seconds.
+        func run(until entry: String, asleep: Int = ScanControllerTests.radioLoops) async {
+            await clock.step(by: ScanControllerTests.step, whenAsleep: asleep) { tap.saw(entry) }
         }
 
         /// Every measurement spooled so far, in the order appended, with its revision.
@@ -87,7 +94,7 @@ struct ScanControllerTests {
             }
         }
         // Nothing more arrives once the session has stopped, however far the radio's time runs.
-        await rig.clock.advance(by: .seconds(1))
+        rig.clock.advance(by: .seconds(1))
         #expect(try await rig.spooled().count == spooled.count)
         #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
         await rig.finish()
@@ -97,9 +104,9 @@ struct ScanControllerTests {
         let rig = try Rig()
         rig.flip(3, scanning: true, stopAfter: .seconds(5))
         await rig.tap.waitFor("scanning 3")
-        await rig.clock.advance(by: .milliseconds(4_990))
+        rig.clock.advance(by: .milliseconds(4_990))
         #expect(!rig.tap.saw("idle 3"), "still scanning 10 ms before its time is up")
-        await rig.run(until: "idle 3")
+        await rig.run(until: "idle 3", asleep: Self.radioLoops + 1)
         #expect(try await !rig.spooled().isEmpty)
         await rig.finish()
     }
@@ -108,11 +115,11 @@ struct ScanControllerTests {
         let rig = try Rig()
         rig.flip(2, scanning: true)
         await rig.tap.waitFor("scanning 2")
-        try await rig.clock.step(by: Self.step) { try await !rig.spooled().isEmpty }
+        try await rig.clock.step(by: Self.step, whenAsleep: Self.radioLoops) { try await !rig.spooled().isEmpty }
         rig.flip(3, scanning: false)
         await rig.tap.waitFor("idle 2")
         let count = try await rig.spooled().count
-        await rig.clock.advance(by: .seconds(1))
+        rig.clock.advance(by: .seconds(1))
         #expect(try await rig.spooled().count == count, "no readings after the switch went off")
         #expect(rig.tap.timeline == ["scanning 2", "idle 2"])
         await rig.finish()
@@ -122,12 +129,12 @@ struct ScanControllerTests {
         let rig = try Rig()
         rig.flip(2, scanning: true)
         await rig.tap.waitFor("scanning 2")
-        try await rig.clock.step(by: Self.step) {
+        try await rig.clock.step(by: Self.step, whenAsleep: Self.radioLoops) {
             try await rig.spooled().contains { $0.revision == 2 && $0.measurement.kind == .wifi && $0.measurement.scan >= 1 }
         }
         rig.flip(3, scanning: true)
         await rig.tap.waitFor("scanning 3")
-        try await rig.clock.step(by: Self.step) {
+        try await rig.clock.step(by: Self.step, whenAsleep: Self.radioLoops) {
             try await rig.spooled().contains { $0.revision == 3 && $0.measurement.kind == .wifi }
         }
         rig.flip(4, scanning: false)

@@ -86,6 +86,6 @@ struct OpenBatch {
 /// A batch that has just opened, and when it must be sealed by age.
 struct OpenedBatch: Sendable {
     let batchID: UUID
-    /// On the spool's clock (``SpoolClock``): time since the spool opened.
+    /// On the spool's clock (its ``ElapsedTime``): time since the spool opened.
     let deadline: Duration
 }

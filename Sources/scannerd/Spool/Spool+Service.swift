@@ -27,7 +27,7 @@ extension Spool: DaemonService, CustomStringConvertible {
     /// sleeping until each deadline in turn seals every batch on time.
     private func sealBatchesWhenOld() async throws {
         for await opened in openedBatches {
-            try await clock.sleep(opened.deadline)
+            try await clock.sleep(until: opened.deadline)
             sealByAge(opened.batchID)
         }
     }

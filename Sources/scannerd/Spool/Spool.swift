@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DaemonSupport
 import Logging
 import ScanContract
 
@@ -37,7 +38,7 @@ actor Spool {
     let settings: Settings
     let logger: Logger
     nonisolated let counters: ScannerdCounters
-    nonisolated let clock: SpoolClock
+    nonisolated let clock: ElapsedTime
     private let sealer: BatchSealer
     private let executor: SpoolExecutor
     private var openBatch: OpenBatch?
@@ -92,7 +93,7 @@ actor Spool {
         self.settings = settings
         self.logger = logger
         self.counters = counters
-        self.clock = SpoolClock(clock)
+        self.clock = ElapsedTime(clock)
         self.sealer = sealer
         self.executor = SpoolExecutor()
         (readyBatchesArrived, readyContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -162,7 +163,7 @@ actor Spool {
         open.batch.append(lines)
         budget.appended(lines.bytes.count)
         openBatch = open
-        if throttle.hasUnreported { logDrops(throttle.flush(at: clock.now())) }
+        if throttle.hasUnreported { logDrops(throttle.flush(at: clock.now)) }
         if open.batch.count >= settings.batchSize {
             sealLoggingFailure()
         }
@@ -230,7 +231,7 @@ actor Spool {
         do {
             try sealOpenBatch()
         } catch {
-            guard let counts = throttle.note(1, of: "could not seal a batch: \(error)", at: clock.now()) else { return }
+            guard let counts = throttle.note(1, of: "could not seal a batch: \(error)", at: clock.now) else { return }
             logger.error("could not seal a batch; its journal is kept, and sealing is tried again with the next batch and on the next start", metadata: [
                 "failures": "\(counts)",
             ])
@@ -258,7 +259,7 @@ actor Spool {
     /// Counts `count` lost readings, and says so when the throttle lets it.
     private func drop(_ count: Int, because reason: String) {
         counters.droppedReadings.add(count, ordering: .relaxed)
-        logDrops(throttle.note(count, of: reason, at: clock.now()))
+        logDrops(throttle.note(count, of: reason, at: clock.now))
     }
 
     private func logDrops(_ counts: [String: Int]?) {
@@ -278,7 +279,7 @@ actor Spool {
         nextSequence += 1
         let path = layout.journal(name)
         let batch = OpenBatch(name: name, path: path, descriptor: try FileDescriptor.open(path, .append))
-        openedContinuation.yield(OpenedBatch(batchID: batch.batchID, deadline: clock.now() + settings.batchAge))
+        openedContinuation.yield(OpenedBatch(batchID: batch.batchID, deadline: clock.now + settings.batchAge))
         return batch
     }
 }

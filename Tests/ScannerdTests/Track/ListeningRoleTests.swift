@@ -95,7 +95,10 @@ struct ListeningRoleTests {
         let batches = try await client.requests.map { try JSONCoding.decoder().decode(SightingBatch.self, from: $0.body ?? Data()) }
         #expect(await client.requests.allSatisfy { $0.method == .post && $0.url.path == "/v1/sightings" })
         #expect(batches.allSatisfy { $0.sightings.map(\.identity) == [.iBeacon(watched.ble.beacon)] })
-        #expect(batches.allSatisfy { $0.sightings.allSatisfy { $0.count >= 1 && $0.windowStart >= Self.start.addingTimeInterval(3) } })
+        // No window start is checked against the moment of the push: the list reaches the
+        // forwarder by a task of its own, so an advertisement stamped just before the push may
+        // still be on its way and count (the role filters as advertisements arrive).
+        #expect(batches.allSatisfy { $0.sightings.allSatisfy { $0.count >= 1 } })
 
         var minors: Set<UInt16> = [], beaconsHeard = false
         for try await readings in session {

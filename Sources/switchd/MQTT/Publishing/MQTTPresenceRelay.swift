@@ -23,7 +23,7 @@ struct MQTTPresenceRelay: Service {
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
-                try await cancelOnGracefulShutdown { try await relay() }
+                try await cancelWhenGracefulShutdown { try await relay() }
                 return
             } catch is CancellationError {
                 return
@@ -31,7 +31,7 @@ struct MQTTPresenceRelay: Service {
                 logger.error("Presence events not relayed to MQTT; trying again", metadata: ["error": "\(error)"])
             }
             do {
-                try await cancelOnGracefulShutdown { [clock, retryDelay] in try await clock.sleep(for: retryDelay) }
+                try await cancelWhenGracefulShutdown { [clock, retryDelay] in try await clock.sleep(for: retryDelay) }
             } catch {
                 return
             }

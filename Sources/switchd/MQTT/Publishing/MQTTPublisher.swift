@@ -45,7 +45,7 @@ struct MQTTPublisher: Service {
                 "broker": "\(settings.broker)", "error": "\(failure.map { "\($0)" } ?? "closed")", "retryIn": "\(delay)",
             ])
             do {
-                try await cancelOnGracefulShutdown { [clock] in try await clock.sleep(for: delay) }
+                try await cancelWhenGracefulShutdown { [clock] in try await clock.sleep(for: delay) }
             } catch {
                 return
             }
