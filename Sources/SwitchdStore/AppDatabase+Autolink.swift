@@ -14,14 +14,14 @@ extension AppDatabase {
         try validate(request.validate)
         return try await write { db in
             guard try RoomRecord.exists(db, key: roomID) else { throw StoreError.notFound("no room \(roomID)") }
-            let locations = try LocationRecord.fetchLocations(db, filter: "location.room_id = ?", arguments: [roomID])
+            let locations = try LocationRecord.fetchLocations(SQLiteTransaction(db: db), filter: "location.room_id = ?", values: [.integer(roomID)])
             var created: [Link] = []
             var alreadyLinked = 0, blocked = 0
             for (index, from) in locations.enumerated() {
                 for to in locations[(index + 1)...] {
                     let distance = ((from.x - to.x) * (from.x - to.x) + (from.y - to.y) * (from.y - to.y)).squareRoot()
                     guard distance <= request.maxDistanceMetres else { continue }
-                    if try LinkRecord.joining(db, from.id, to.id) != nil {
+                    if try LinkRecord.joining(SQLiteTransaction(db: db), from.id, to.id) != nil {
                         alreadyLinked += 1
                     } else if walls.block(fromX: from.x, fromY: from.y, toX: to.x, toY: to.y) {
                         blocked += 1

@@ -10,7 +10,7 @@ extension AppDatabase {
         try await write { db in
             guard try FloorRecord.exists(db, key: id) else { throw StoreError.notFound("no floor \(id)") }
             try FloorPlanRecord(floorID: id, format: format, image: image, updated: now).upsert(db)
-            return try FloorRecord.fetchFloor(db, id: id)
+            return try FloorRecord.fetchFloor(SQLiteTransaction(db: db), id: id)
         }
     }
 

@@ -85,8 +85,8 @@ extension AppDatabase {
     package func readSurvey<Result: Sendable>(_ body: @escaping @Sendable (borrowing SurveySnapshot) throws -> Result) async throws -> Result {
         try await read { db in
             let snapshot = SurveySnapshot(
-                version: try SurveyVersionRecord.current(db), floors: try FloorRecord.fetchFloors(db),
-                beacons: try BeaconRecord.fetchBeacons(db), locations: try LocationRecord.fetchLocations(db), db: db
+                version: try SurveyVersionRecord.current(db), floors: try FloorRecord.fetchFloors(SQLiteTransaction(db: db)),
+                beacons: try BeaconRecord.fetchBeacons(SQLiteTransaction(db: db)), locations: try LocationRecord.fetchLocations(SQLiteTransaction(db: db)), db: db
             )
             return try body(snapshot)
         }

@@ -92,9 +92,14 @@ extension AppDatabase {
     /// locations; they would otherwise keep pointing at a place that no longer exists.
     static func turnOffSwitches(inRooms rooms: Set<Int64>, orLocations locations: Set<Int64>, at now: Date, in sql: any StoreTransaction) throws -> [ScanSwitch] {
         var turnedOff: [ScanSwitch] = []
-        for current in try SwitchRevisionRecord.currentOfEveryScanner(sql) {
-            let pointsInside = current.roomID.map(rooms.contains) == true || current.locationID.map(locations.contains) == true
-            guard pointsInside else { continue }
+        func pointsInside(_ scanSwitch: ScanSwitch) -> Bool {
+            scanSwitch.roomID.map(rooms.contains) == true || scanSwitch.locationID.map(locations.contains) == true
+        }
+        for seen in try SwitchRevisionRecord.currentOfEveryScanner(sql) where pointsInside(seen) {
+            // Read again under the scanner's lock: another instance may have changed it since.
+            try sql.lock(switchLock(seen.scannerID))
+            let current = try requireCurrentSwitch(of: seen.scannerID, in: sql)
+            guard pointsInside(current) else { continue }
             let next = try current.applying(SwitchPatch(scanning: false, roomID: .set(nil), locationID: .set(nil)), at: now)
             if next.revision != current.revision {
                 try store(next, in: sql)
