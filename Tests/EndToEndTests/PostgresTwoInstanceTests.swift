@@ -64,8 +64,11 @@ struct PostgresTwoInstanceTests {
         let arrived = try await held.value
         #expect(arrived.revision == flipped.revision && arrived.scanning, "the long-poll on B answered \(arrived), not the flip made on A")
 
-        // Readings posted to A reach the live feed B serves.
-        let feed = EventStreamClient(url: b.baseURL.appendingPathComponent("v1/measurements/stream"), token: b.adminToken)
+        // Readings posted to A reach the live feed B serves. The feed starts after sequence 0, not
+        // "from now": the client opens it in the background, and under load the upload can be
+        // stored before B fixes what "now" is.
+        let feedURL = b.baseURL.appendingPathComponent("v1/measurements/stream").appending(queryItems: [URLQueryItem(name: "after", value: "0")])
+        let feed = EventStreamClient(url: feedURL, token: b.adminToken)
         defer { feed.close() }
         let first = try await upload(batch(revision: flipped.revision, readings: 3), to: scannerOnA)
         #expect(first == 201)

@@ -12,7 +12,8 @@ struct PostgresRouteGate: RouterMiddleware {
     /// The fleet's path: health and metrics, tokens, scanners (create, list, show), switches (read,
     /// long-poll, change, stream; the seed system's too), scanner counters, ingest and the
     /// measurement feed; and the survey: floors (with their geo-reference), rooms (with clearing
-    /// one and its doors), locations, links (and routes over them) and beacons.
+    /// one and its doors), locations, links (and routes over them), beacons, and the radio map
+    /// built from it.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -27,6 +28,7 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/rooms/{id}/clear", "GET /v1/rooms/{id}/doors",
         "POST /v1/locations", "GET /v1/locations", "GET /v1/locations/{id}", "PATCH /v1/locations/{id}", "DELETE /v1/locations/{id}",
         "POST /v1/links", "GET /v1/links", "GET /v1/links/{id}", "DELETE /v1/links/{id}", "POST /v1/routes",
+        "GET /v1/radiomap",
         "POST /v1/beacons", "GET /v1/beacons", "GET /v1/beacons/{id}", "PUT /v1/beacons/{id}", "DELETE /v1/beacons/{id}",
     ]
 

@@ -22,7 +22,7 @@ struct RouteGateOnPostgresTests {
             "GET /v1/dashboard", "GET /v1/emitters", "GET /v1/events", "GET /v1/events/stream",
             "GET /v1/floors/{id}/export.geojson", "GET /v1/floors/{id}/plan",
             "GET /v1/integrations/mqtt", "GET /v1/integrations/webhooks", "GET /v1/placements",
-            "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream", "GET /v1/radiomap",
+            "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream",
             "GET /v1/scanners/{id}/placement", "GET /v1/tags", "GET /v1/tags/{id}", "GET /v1/tags/{id}/events",
             "GET /v1/tags/{id}/events/stream", "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest",
             "GET /v1/tags/{id}/positions/stream", "GET /v1/tags/{id}/sightings", "GET /v1/walks", "GET /v1/walks/{id}",
