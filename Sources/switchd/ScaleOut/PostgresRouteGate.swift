@@ -11,9 +11,9 @@ struct PostgresRouteGate: RouterMiddleware {
 
     /// The fleet's path: health and metrics, tokens, scanners (create, list, show), switches (read,
     /// long-poll, change, stream; the seed system's too), scanner counters, ingest and the
-    /// measurement feed; and the survey: floors (with their geo-reference), rooms (with clearing
-    /// one and its doors), locations, links (and routes over them), beacons, and the radio map
-    /// built from it.
+    /// measurement feed; and the survey: floors (with their plan, geo-reference and GeoJSON
+    /// export), rooms (with clearing one, its doors and autolink), locations, links (and routes
+    /// over them), beacons, and the radio map built from it.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -24,8 +24,9 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/measurements", "GET /v1/measurements", "GET /v1/measurements/stream",
         "POST /v1/floors", "GET /v1/floors", "GET /v1/floors/{id}", "PATCH /v1/floors/{id}", "DELETE /v1/floors/{id}",
         "PUT /v1/floors/{id}/georeference", "GET /v1/floors/{id}/georeference", "DELETE /v1/floors/{id}/georeference",
+        "GET /v1/floors/{id}/export.geojson", "PUT /v1/floors/{id}/plan", "GET /v1/floors/{id}/plan",
         "POST /v1/rooms", "GET /v1/rooms", "GET /v1/rooms/{id}", "PATCH /v1/rooms/{id}", "DELETE /v1/rooms/{id}",
-        "POST /v1/rooms/{id}/clear", "GET /v1/rooms/{id}/doors",
+        "POST /v1/rooms/{id}/clear", "GET /v1/rooms/{id}/doors", "POST /v1/rooms/{id}/autolink",
         "POST /v1/locations", "GET /v1/locations", "GET /v1/locations/{id}", "PATCH /v1/locations/{id}", "DELETE /v1/locations/{id}",
         "POST /v1/links", "GET /v1/links", "GET /v1/links/{id}", "DELETE /v1/links/{id}", "POST /v1/routes",
         "GET /v1/radiomap",

@@ -4,11 +4,11 @@ import ScanContract
 import Testing
 @testable import SwitchdStore
 
-/// The survey (floors and their geo-reference, rooms, locations, links, beacons) and routes over
-/// it, with the same assertions on SQLite and on a real PostgreSQL server (docs/scale-out.md):
-/// what each write answers, the same errors for unknown IDs and refused input with nothing
-/// stored, orderings, geo-referenced coordinates, and what deletions do besides deleting
-/// (switches turned off, the measurement feed's end kept).
+/// The survey (floors with their plan, geo-reference and export, rooms, locations, links and
+/// autolink, beacons) and routes over it, with the same assertions on SQLite and on a real
+/// PostgreSQL server (docs/scale-out.md): what each write answers, the same errors for unknown
+/// IDs and refused input with nothing stored, orderings, geo-referenced coordinates, and what
+/// deletions do besides deleting (switches turned off, the measurement feed's end kept).
 @Suite("The survey on both databases", postgresInstalled, .postgresServer)
 struct PostgresSurveyStoreTests {
     static let now = Date(milliseconds: 1_790_000_100_000)
@@ -28,7 +28,18 @@ struct PostgresSurveyStoreTests {
             #expect(patched == Floor(id: ground.id, building: "main", name: "Lobby", level: 2, scale: scale))
             #expect(try await database.floor(ground.id) == patched)
             let unscaled = try await database.updateFloor(ground.id, with: FloorPatch(scale: .set(nil)))
-            #expect(unscaled.scale == nil && unscaled.name == "Lobby")
+            #expect(unscaled.scale == nil && unscaled.name == "Lobby" && unscaled.plan == nil)
+
+            // A plan is stored as bytes and replaced whole.
+            await #expect(throws: StoreError.notFound("floor \(ground.id) has no plan")) { try await database.plan(ofFloor: ground.id) }
+            let image = Data((0 ..< 600).map { UInt8($0 % 251) })
+            let planned = try await database.setPlan(ofFloor: ground.id, format: .png, image: image, at: Self.now)
+            #expect(planned.plan == FloorPlanInfo(contentType: PlanImageFormat.png.mediaType, bytes: 600))
+            _ = try await database.setPlan(ofFloor: ground.id, format: .svg, image: Data("<svg/>".utf8), at: Self.now)
+            let stored = try await database.plan(ofFloor: ground.id)
+            #expect(stored.format == .svg && stored.image == Data("<svg/>".utf8) && stored.updated == Self.now)
+            await #expect(throws: StoreError.notFound("no floor 999")) { try await database.setPlan(ofFloor: 999, format: .png, image: image, at: Self.now) }
+            await #expect(throws: StoreError.notFound("no floor 999")) { try await database.plan(ofFloor: 999) }
 
             await #expect(throws: StoreError.notFound("no floor 999")) { try await database.floor(999) }
             await #expect(throws: StoreError.notFound("no floor 999")) { try await database.updateFloor(999, with: FloorPatch(name: "X")) }
@@ -106,6 +117,12 @@ struct PostgresSurveyStoreTests {
             #expect(try await database.locations(inRoom: porch.id, onFloor: nil).last == placed)
             let coordinates = try #require(try await database.coordinates(floorID: floor.id, x: door.x, y: door.y))
             #expect(coordinates.latitude == placed.latitude && coordinates.longitude == placed.longitude)
+            let export = try await database.floorExport(floor.id)
+            #expect(export.floor.id == floor.id && export.rooms == [hall, porch] && export.locations.map(\.id) == [spot.id, door.id])
+            #expect(export.locations.allSatisfy { $0.latitude != nil })
+            await #expect(throws: StoreError.conflict("floor \(upstairs.id) is not geo-referenced: PUT /v1/floors/\(upstairs.id)/georeference first")) {
+                try await database.floorExport(upstairs.id)
+            }
             await #expect(throws: StoreError.notFound("no floor 999")) { try await database.setGeoreference(ofFloor: 999, Self.controlPoints) }
             try await database.deleteGeoreference(ofFloor: floor.id)
             await #expect(throws: StoreError.notFound("floor \(floor.id) is not geo-referenced")) { try await database.deleteGeoreference(ofFloor: floor.id) }
@@ -156,6 +173,18 @@ struct PostgresSurveyStoreTests {
             let isolated = try await database.createLocation(NewLocation(roomID: hall.id, x: 9, y: 9))
             await #expect(throws: RouteError.unknownLocation(999)) { try await database.walkRoute(from: a.id, to: 999) }
             await #expect(throws: RouteError.self) { try await database.walkRoute(from: a.id, to: isolated.id) }
+
+            // Autolink joins the hall's locations close enough and not behind a wall, once.
+            let near = try await database.createLocation(NewLocation(roomID: hall.id, x: 0, y: 2))
+            _ = try await database.createLocation(NewLocation(roomID: hall.id, x: 2, y: 0))
+            let wall = WallSegment(x1: 1, y1: -1, x2: 1, y2: 1.5)
+            let autolinked = try await database.autolink(room: hall.id, AutolinkRequest(maxDistanceMetres: 3), walls: [wall])
+            #expect(autolinked.created.map { [$0.from, $0.to] } == [[a.id, near.id]] && autolinked.blockedByWalls == 2)
+            #expect(autolinked.created.first.map { $0.distanceMetres == 2 && $0.kind == .walk } == true)
+            let again = try await database.autolink(room: hall.id, AutolinkRequest(maxDistanceMetres: 3), walls: [wall])
+            #expect(again.created.isEmpty && again.alreadyLinked == 1)
+            await #expect(throws: StoreError.notFound("no room 999")) { try await database.autolink(room: 999, AutolinkRequest(maxDistanceMetres: 3), walls: []) }
+            try await database.deleteLink(autolinked.created[0].id)
 
             try await database.deleteLink(walk.id)
             await #expect(throws: StoreError.notFound("no link \(walk.id)")) { try await database.deleteLink(walk.id) }
