@@ -62,11 +62,9 @@ extension AppDatabase {
             try sql.lock(Self.surveyLock)
             let rooms = try Set(RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(id)]).map(\.id))
             let locations = try Set(LocationRecord.fetchLocations(sql, filter: "room.floor_id = ?", values: [.integer(id)]).map(\.id))
-            let turnedOff = try Self.turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: sql)
-            try Self.keepingMeasurementFeedEnd(in: sql) {
+            return try Self.deletingPlaces(rooms: rooms, locations: locations, at: now, in: sql) {
                 guard try sql.execute("DELETE FROM floor WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no floor \(id)") }
             }
-            return Deletion(switchesTurnedOff: turnedOff)
         }
     }
 }

@@ -53,13 +53,11 @@ extension AppDatabase {
     package func deleteLocation(_ id: Int64, at now: Date) async throws -> Deletion {
         try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
-            let turnedOff = try Self.turnOffSwitches(inRooms: [], orLocations: [id], at: now, in: sql)
-            try Self.keepingMeasurementFeedEnd(in: sql) {
+            return try Self.deletingPlaces(rooms: [], locations: [id], at: now, in: sql) {
                 guard try sql.execute("DELETE FROM location WHERE id = ?", [.integer(id)]) > 0 else {
                     throw StoreError.notFound("no location \(id)")
                 }
             }
-            return Deletion(switchesTurnedOff: turnedOff)
         }
     }
 

@@ -54,11 +54,9 @@ extension AppDatabase {
         try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
             let locations = try Set(LocationRecord.fetchLocations(sql, filter: "location.room_id = ?", values: [.integer(id)]).map(\.id))
-            let turnedOff = try Self.turnOffSwitches(inRooms: [id], orLocations: locations, at: now, in: sql)
-            try Self.keepingMeasurementFeedEnd(in: sql) {
+            return try Self.deletingPlaces(rooms: [id], locations: locations, at: now, in: sql) {
                 guard try sql.execute("DELETE FROM room WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no room \(id)") }
             }
-            return Deletion(switchesTurnedOff: turnedOff)
         }
     }
 

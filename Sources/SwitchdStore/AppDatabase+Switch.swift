@@ -31,6 +31,11 @@ extension AppDatabase {
     /// refused.
     package func updateSwitch(of scannerID: ScannerID, with patch: SwitchPatch, at now: Date) async throws -> SwitchUpdate {
         try await writeStatements { sql in
+            if patch.setsAPlace {
+                // The place must still exist when the revision commits: no survey deletion may
+                // run between the check and the commit (docs/scale-out.md, "Transactions").
+                try sql.lock(Self.surveyLock)
+            }
             try sql.lock(Self.switchLock(scannerID))
             let current = try Self.requireCurrentSwitch(of: scannerID, in: sql)
             if let expected = patch.expectedRevision, expected != current.revision {
@@ -168,5 +173,14 @@ extension AppDatabase {
                 field: "roomID", reason: "location \(locationID) is in room \(roomID), not \(scanSwitch.roomID.map(String.init) ?? "null")"
             ))
         }
+    }
+}
+
+extension SwitchPatch {
+    /// Whether the patch points the switch at a room or location.
+    var setsAPlace: Bool {
+        if case .set(_?) = roomID { return true }
+        if case .set(_?) = locationID { return true }
+        return false
     }
 }
