@@ -55,7 +55,7 @@ struct PostgresRouteGate: RouterMiddleware {
 }
 
 extension APIError {
-    /// 501: the route (`GET /v1/floors`, say) does not run on PostgreSQL yet.
+    /// 501: the route (`GET /v1/tags`, say) does not run on PostgreSQL yet.
     static func notOnPostgres(_ method: HTTPRequest.Method, _ path: String) -> APIError {
         APIError(
             .notImplemented, code: "not_on_postgres",
