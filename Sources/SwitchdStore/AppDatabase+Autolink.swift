@@ -1,4 +1,3 @@
-import GRDB
 import Positioning
 import ScanContract
 
@@ -12,25 +11,25 @@ extension AppDatabase {
     ///   naming `maxDistanceMetres` when it is out of range.
     package func autolink(room roomID: Int64, _ request: AutolinkRequest, walls: [WallSegment]) async throws -> AutolinkResult {
         try validate(request.validate)
-        return try await write { db in
-            guard try RoomRecord.exists(db, key: roomID) else { throw StoreError.notFound("no room \(roomID)") }
-            let locations = try LocationRecord.fetchLocations(db, filter: "location.room_id = ?", arguments: [roomID])
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try RoomRecord.fetchRoom(sql, id: roomID) != nil else { throw StoreError.notFound("no room \(roomID)") }
+            let locations = try LocationRecord.fetchLocations(sql, filter: "location.room_id = ?", values: [.integer(roomID)])
             var created: [Link] = []
             var alreadyLinked = 0, blocked = 0
             for (index, from) in locations.enumerated() {
                 for to in locations[(index + 1)...] {
                     let distance = ((from.x - to.x) * (from.x - to.x) + (from.y - to.y) * (from.y - to.y)).squareRoot()
                     guard distance <= request.maxDistanceMetres else { continue }
-                    if try LinkRecord.joining(db, from.id, to.id) != nil {
+                    if try LinkRecord.joining(sql, from.id, to.id) != nil {
                         alreadyLinked += 1
                     } else if walls.block(fromX: from.x, fromY: from.y, toX: to.x, toY: to.y) {
                         blocked += 1
                     } else {
-                        var record = LinkRecord(
+                        let record = LinkRecord(
                             NewLink(from: from.id, to: to.id, kind: .walk), distanceMetres: max(distance, Self.shortestLinkMetres)
                         )
-                        try record.insert(db)
-                        created.append(try record.link())
+                        created.append(try record.inserted(sql))
                     }
                 }
             }

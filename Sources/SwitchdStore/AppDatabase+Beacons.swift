@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -9,11 +8,10 @@ extension AppDatabase {
     package func createBeacon(_ new: NewBeacon) async throws -> Beacon {
         try validate(new.validate)
         let record = try BeaconRecord(id: nil, new)
-        return try await write { db in
-            try Self.checkBeaconFits(new, replacing: nil, in: db)
-            var inserted = record
-            try inserted.insert(db)
-            return try GeoFrames.load(db).place(Beacon(id: db.lastInsertedRowID, new))
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            try Self.checkBeaconFits(new, replacing: nil, in: sql)
+            return try GeoFrames.load(sql).place(Beacon(id: try record.inserted(sql), new))
         }
     }
 
@@ -29,10 +27,10 @@ extension AppDatabase {
         if lookup.major == nil, lookup.minor != nil {
             throw StoreError.invalidField(ValidationError(field: "major", reason: "is needed with minor"))
         }
-        return try await read { db in
-            if let floorID, try !FloorRecord.exists(db, key: floorID) { throw StoreError.notFound("no floor \(floorID)") }
-            let frames = try GeoFrames.load(db)
-            return try BeaconRecord.fetchBeacons(db, onFloor: floorID).filter { beacon in
+        return try await readStatements { sql in
+            if let floorID, try !FloorRecord.exists(sql, id: floorID) { throw StoreError.notFound("no floor \(floorID)") }
+            let frames = try GeoFrames.load(sql)
+            return try BeaconRecord.fetchBeacons(sql, onFloor: floorID).filter { beacon in
                 lookup.uuid.map { $0 == beacon.uuid } ?? true && lookup.major.map { $0 == beacon.major } ?? true
                     && lookup.minor.map { $0 == beacon.minor } ?? true
             }.map(frames.place)
@@ -41,9 +39,9 @@ extension AppDatabase {
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown beacon.
     package func beacon(_ id: Int64) async throws -> Beacon {
-        try await read { db in
-            guard let record = try BeaconRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no beacon \(id)") }
-            return try GeoFrames.load(db).place(record.beacon())
+        try await readStatements { sql in
+            guard let beacon = try BeaconRecord.fetchBeacon(sql, id: id) else { throw StoreError.notFound("no beacon \(id)") }
+            return try GeoFrames.load(sql).place(beacon)
         }
     }
 
@@ -53,29 +51,29 @@ extension AppDatabase {
     package func replaceBeacon(_ id: Int64, with new: NewBeacon) async throws -> Beacon {
         try validate(new.validate)
         let record = try BeaconRecord(id: id, new)
-        return try await write { db in
-            guard try BeaconRecord.exists(db, key: id) else { throw StoreError.notFound("no beacon \(id)") }
-            try Self.checkBeaconFits(new, replacing: id, in: db)
-            try record.update(db)
-            return try GeoFrames.load(db).place(Beacon(id: id, new))
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try BeaconRecord.fetchBeacon(sql, id: id) != nil else { throw StoreError.notFound("no beacon \(id)") }
+            try Self.checkBeaconFits(new, replacing: id, in: sql)
+            _ = try record.updated(sql)
+            return try GeoFrames.load(sql).place(Beacon(id: id, new))
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown beacon.
     package func deleteBeacon(_ id: Int64) async throws {
-        try await write { db in
-            guard try BeaconRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no beacon \(id)") }
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try sql.execute("DELETE FROM beacon WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no beacon \(id)") }
         }
     }
 
     /// The floor exists and no other beacon has the identity.
-    private static func checkBeaconFits(_ new: NewBeacon, replacing id: Int64?, in db: Database) throws {
-        guard try FloorRecord.exists(db, key: new.floorID) else {
+    private static func checkBeaconFits(_ new: NewBeacon, replacing id: Int64?, in sql: any StoreTransaction) throws {
+        guard try FloorRecord.exists(sql, id: new.floorID) else {
             throw StoreError.invalidField(ValidationError(field: "floorID", reason: "no floor \(new.floorID)"))
         }
-        let holder = try Int64.fetchOne(db, BeaconRecord.select(BeaconRecord.Columns.id).filter(
-            BeaconRecord.Columns.uuid == new.uuid && BeaconRecord.Columns.major == Int(new.major) && BeaconRecord.Columns.minor == Int(new.minor)
-        ))
+        let holder = try BeaconRecord.holder(sql, uuid: new.uuid, major: Int(new.major), minor: Int(new.minor))
         if let holder, holder != id {
             throw StoreError.conflict("beacon \(holder) is already registered as \(BeaconID(uuid: new.uuid, major: new.major, minor: new.minor))")
         }

@@ -79,7 +79,7 @@ extension AppDatabase {
     /// Stays per room (the room each position named) and per item (the item within
     /// ``ItemSpot/nearRadiusMetres`` of each position), over the positions since `since`.
     private static func dwell(_ db: Database, since: Date, counter: DwellCounter) throws -> DwellFigures {
-        let items = try BeaconRecord.fetchBeacons(db).filter(\.isItem)
+        let items = try BeaconRecord.fetchBeacons(SQLiteTransaction(db: db)).filter(\.isItem)
         let spots = items.map { ItemSpot(id: $0.id, floorID: $0.floorID, x: $0.x, y: $0.y) }
         var roomSamples: [DwellSample] = []
         var itemSamples: [DwellSample] = []

@@ -45,7 +45,7 @@ extension AppDatabase {
 
     private static func beaconEmitters(_ db: Database) throws -> [EmitterSummary] {
         let strongest = try strongestPlaces(db, kind: .ble, key: "hex(emitter_cell.beacon_uuid) || '/' || emitter_cell.major || '/' || emitter_cell.minor")
-        let registered = try Dictionary(BeaconRecord.fetchBeacons(db).map { ($0.beaconID, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let registered = try Dictionary(BeaconRecord.fetchBeacons(SQLiteTransaction(db: db)).map { ($0.beaconID, $0.id) }, uniquingKeysWith: { a, _ in a })
         return try Row.fetchAll(db, sql: """
             SELECT NULLIF(beacon_uuid, x'') AS beacon_uuid, major, minor, hex(beacon_uuid) || '/' || major || '/' || minor AS key, \(aggregates)
             FROM emitter_cell WHERE kind = 'ble' GROUP BY beacon_uuid, major, minor

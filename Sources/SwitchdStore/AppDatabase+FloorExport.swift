@@ -1,4 +1,3 @@
-import GRDB
 import ScanContract
 
 /// One floor's survey with latitude and longitude on every location and beacon, read in one
@@ -17,18 +16,18 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor; ``StoreError/conflict(_:)``
     ///   when the floor is not geo-referenced (an export without coordinates would say nothing).
     package func floorExport(_ floorID: Int64) async throws -> FloorExport {
-        try await read { db in
-            let floor = try FloorRecord.fetchFloor(db, id: floorID)
-            let frames = try GeoFrames.load(db)
+        try await readStatements { sql in
+            let floor = try FloorRecord.fetchFloor(sql, id: floorID)
+            let frames = try GeoFrames.load(sql)
             guard frames.fit(ofFloor: floorID) != nil else {
                 throw StoreError.conflict("floor \(floorID) is not geo-referenced: PUT /v1/floors/\(floorID)/georeference first")
             }
-            let rooms = try RoomRecord.filter(RoomRecord.Columns.floorID == floorID).order(RoomRecord.Columns.id).fetchAll(db).map(\.room)
-            let everywhere = Dictionary(uniqueKeysWithValues: try LocationRecord.fetchLocations(db).map { ($0.id, frames.place($0)) })
-            let links = try LinkRecord.fetchLinks(db).filter { everywhere[$0.from]?.floorID == floorID || everywhere[$0.to]?.floorID == floorID }
+            let rooms = try RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(floorID)])
+            let everywhere = Dictionary(uniqueKeysWithValues: try LocationRecord.fetchLocations(sql).map { ($0.id, frames.place($0)) })
+            let links = try LinkRecord.fetchLinks(sql).filter { everywhere[$0.from]?.floorID == floorID || everywhere[$0.to]?.floorID == floorID }
             let wanted = Set(links.flatMap { [$0.from, $0.to] })
             let locations = everywhere.values.filter { $0.floorID == floorID || wanted.contains($0.id) }.sorted { $0.id < $1.id }
-            let beacons = try BeaconRecord.fetchBeacons(db, onFloor: floorID).map(frames.place)
+            let beacons = try BeaconRecord.fetchBeacons(sql, onFloor: floorID).map(frames.place)
             return FloorExport(floor: floor, rooms: rooms, locations: locations, beacons: beacons, links: links)
         }
     }

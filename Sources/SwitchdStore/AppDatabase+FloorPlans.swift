@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -7,19 +6,20 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     package func setPlan(ofFloor id: Int64, format: PlanImageFormat, image: Data, at now: Date) async throws -> Floor {
-        try await write { db in
-            guard try FloorRecord.exists(db, key: id) else { throw StoreError.notFound("no floor \(id)") }
-            try FloorPlanRecord(floorID: id, format: format, image: image, updated: now).upsert(db)
-            return try FloorRecord.fetchFloor(db, id: id)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try FloorRecord.exists(sql, id: id) else { throw StoreError.notFound("no floor \(id)") }
+            try FloorPlanRecord(floorID: id, format: format, image: image, updated: now).upsert(sql)
+            return try FloorRecord.fetchFloor(sql, id: id)
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor or one without a plan;
     ///   ``StoreError/corruptRow(_:)`` for a stored format switchd does not know.
     package func plan(ofFloor id: Int64) async throws -> StoredPlan {
-        try await read { db in
-            guard let record = try FloorPlanRecord.fetchOne(db, key: id) else {
-                let exists = try FloorRecord.exists(db, key: id)
+        try await readStatements { sql in
+            guard let record = try FloorPlanRecord.ofFloor(sql, id) else {
+                let exists = try FloorRecord.exists(sql, id: id)
                 throw StoreError.notFound(exists ? "floor \(id) has no plan" : "no floor \(id)")
             }
             return try record.storedPlan()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -10,21 +9,25 @@ extension AppDatabase {
     /// - Throws: ``StoreError/invalidField(_:)`` for an empty or overlong name or building.
     package func createFloor(_ new: NewFloor) async throws -> Floor {
         try validate(new.validate)
-        return try await write { db in
-            var record = FloorRecord(new: new, building: new.building ?? Self.defaultBuilding, level: new.level ?? Self.defaultLevel)
-            try record.insert(db)
-            return Floor(id: db.lastInsertedRowID, building: record.building, name: record.name, level: record.level)
+        let building = new.building ?? Self.defaultBuilding
+        let level = new.level ?? Self.defaultLevel
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard let row = try sql.row(
+                "INSERT INTO floor (building, name, level) VALUES (?, ?, ?) RETURNING id", [.text(building), .text(new.name), .integer(Int64(level))]
+            ) else { throw StoreError.corruptRow("inserting a floor returned no row") }
+            return Floor(id: try row.int64("id"), building: building, name: new.name, level: level)
         }
     }
 
     /// Every floor, ordered by building, level and ID.
     package func floors() async throws -> [Floor] {
-        try await read { db in try FloorRecord.fetchFloors(db) }
+        try await readStatements { sql in try FloorRecord.fetchFloors(sql) }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     package func floor(_ id: Int64) async throws -> Floor {
-        try await read { db in try FloorRecord.fetchFloor(db, id: id) }
+        try await readStatements { sql in try FloorRecord.fetchFloor(sql, id: id) }
     }
 
     /// Changes the fields the patch gives and returns the floor as it now is.
@@ -33,13 +36,20 @@ extension AppDatabase {
     ///   for a bad name, building or scale.
     package func updateFloor(_ id: Int64, with patch: FloorPatch) async throws -> Floor {
         try validate(patch.validate)
-        return try await write { db in
-            var floor = try FloorRecord.fetchFloor(db, id: id)
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            var floor = try FloorRecord.fetchFloor(sql, id: id)
             floor.building = patch.building ?? floor.building
             floor.name = patch.name ?? floor.name
             floor.level = patch.level ?? floor.level
             floor.scale = patch.scale.applied(to: floor.scale)
-            try FloorRecord(floor).update(db)
+            let record = FloorRecord(floor)
+            try sql.execute(
+                "UPDATE floor SET building = ?, name = ?, level = ?, metres_per_pixel = ?, origin_x = ?, origin_y = ? WHERE id = ?", [
+                    .text(record.building), .text(record.name), .integer(Int64(record.level)),
+                    StoreValue(record.metresPerPixel), StoreValue(record.originX), StoreValue(record.originY), .integer(id),
+                ]
+            )
             return floor
         }
     }
@@ -48,12 +58,13 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     package func deleteFloor(_ id: Int64, at now: Date) async throws -> Deletion {
-        try await write { db in
-            let rooms = try Set(Int64.fetchAll(db, RoomRecord.select(RoomRecord.Columns.id).filter(RoomRecord.Columns.floorID == id)))
-            let locations = try Set(LocationRecord.fetchLocations(db, filter: "room.floor_id = ?", arguments: [id]).map(\.id))
-            let turnedOff = try Self.turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: SQLiteTransaction(db: db))
-            guard try FloorRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no floor \(id)") }
-            return Deletion(switchesTurnedOff: turnedOff)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            let rooms = try Set(RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(id)]).map(\.id))
+            let locations = try Set(LocationRecord.fetchLocations(sql, filter: "room.floor_id = ?", values: [.integer(id)]).map(\.id))
+            return try Self.deletingPlaces(rooms: rooms, locations: locations, at: now, in: sql) {
+                guard try sql.execute("DELETE FROM floor WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no floor \(id)") }
+            }
         }
     }
 }

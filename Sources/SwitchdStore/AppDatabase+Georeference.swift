@@ -1,4 +1,3 @@
-import GRDB
 import Positioning
 import ScanContract
 
@@ -16,13 +15,12 @@ extension AppDatabase {
         } catch {
             throw StoreError.invalidField(ValidationError(field: "controlPoints", reason: error.reason))
         }
-        return try await write { db in
-            guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-            try GeoreferencePointRecord.filter(GeoreferencePointRecord.Columns.floorID == floorID).deleteAll(db)
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
+            try GeoreferencePointRecord.delete(sql, ofFloor: floorID)
             for (ordinal, point) in new.controlPoints.enumerated() {
-                try GeoreferencePointRecord(
-                    floorID: floorID, ordinal: ordinal, x: point.x, y: point.y, latitude: point.latitude, longitude: point.longitude
-                ).insert(db)
+                try GeoreferencePointRecord.insert(sql, point, ordinal: ordinal, ofFloor: floorID)
             }
             return Self.georeference(floorID: floorID, points: new.controlPoints, fit: fit)
         }
@@ -30,9 +28,9 @@ extension AppDatabase {
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor or one not geo-referenced.
     package func georeference(ofFloor floorID: Int64) async throws -> Georeference {
-        try await read { db in
-            guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-            guard let points = try GeoreferencePointRecord.controlPointsByFloor(db)[floorID],
+        try await readStatements { sql in
+            guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
+            guard let points = try GeoreferencePointRecord.controlPointsByFloor(sql)[floorID],
                   let fit = try? GeoAffineFit(points)
             else { throw StoreError.notFound("floor \(floorID) is not geo-referenced") }
             return Self.georeference(floorID: floorID, points: points, fit: fit)
@@ -43,9 +41,10 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor or one not geo-referenced.
     package func deleteGeoreference(ofFloor floorID: Int64) async throws {
-        try await write { db in
-            guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-            let deleted = try GeoreferencePointRecord.filter(GeoreferencePointRecord.Columns.floorID == floorID).deleteAll(db)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
+            let deleted = try GeoreferencePointRecord.delete(sql, ofFloor: floorID)
             if deleted == 0 { throw StoreError.notFound("floor \(floorID) is not geo-referenced") }
         }
     }
@@ -67,6 +66,6 @@ extension AppDatabase {
 extension AppDatabase {
     /// Where a plan point of the floor lies on Earth; nil when the floor is not geo-referenced.
     package func coordinates(floorID: Int64, x: Double, y: Double) async throws -> (latitude: Double, longitude: Double)? {
-        try await read { db in try GeoFrames.load(db).coordinates(floorID: floorID, x: x, y: y) }
+        try await readStatements { sql in try GeoFrames.load(sql).coordinates(floorID: floorID, x: x, y: y) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Positioning
 import ScanContract
 
@@ -16,21 +15,20 @@ extension AppDatabase {
     ///   buildings) or out of range; ``StoreError/conflict(_:)`` when the two are already linked.
     package func createLink(_ new: NewLink) async throws -> Link {
         try validate(new.validate)
-        return try await write { db in
-            let from = try Self.linkEnd(new.from, field: "from", in: db)
-            let to = try Self.linkEnd(new.to, field: "to", in: db)
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            let from = try Self.linkEnd(new.from, field: "from", in: sql)
+            let to = try Self.linkEnd(new.to, field: "to", in: sql)
             if from.location.floorID != to.location.floorID, !new.kind.changesFloor {
                 throw StoreError.invalidField(ValidationError(
                     field: "kind", reason: "locations \(new.from) and \(new.to) are on different floors: use stairs or lift"
                 ))
             }
-            let distance = try new.distanceMetres ?? Self.defaultDistance(from: from, to: to, frames: GeoFrames.load(db))
-            if let existing = try LinkRecord.joining(db, new.from, new.to) {
+            let distance = try new.distanceMetres ?? Self.defaultDistance(from: from, to: to, frames: GeoFrames.load(sql))
+            if let existing = try LinkRecord.joining(sql, new.from, new.to) {
                 throw StoreError.conflict("locations \(new.from) and \(new.to) are already joined by link \(existing)")
             }
-            var record = LinkRecord(new, distanceMetres: distance)
-            try record.insert(db)
-            return try record.link()
+            return try LinkRecord(new, distanceMetres: distance).inserted(sql)
         }
     }
 
@@ -38,36 +36,37 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when `locationID` names no location.
     package func links(touching locationID: Int64?) async throws -> [Link] {
-        try await read { db in
-            if let locationID, try !LocationRecord.exists(db, key: locationID) {
+        try await readStatements { sql in
+            if let locationID, try LocationRecord.roomID(sql, ofLocation: locationID) == nil {
                 throw StoreError.notFound("no location \(locationID)")
             }
-            return try LinkRecord.fetchLinks(db, touching: locationID)
+            return try LinkRecord.fetchLinks(sql, touching: locationID)
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown link.
     package func link(_ id: Int64) async throws -> Link {
-        try await read { db in
-            guard let record = try LinkRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no link \(id)") }
-            return try record.link()
+        try await readStatements { sql in
+            guard let link = try LinkRecord.fetchLink(sql, id: id) else { throw StoreError.notFound("no link \(id)") }
+            return link
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown link.
     package func deleteLink(_ id: Int64) async throws {
-        try await write { db in
-            guard try LinkRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no link \(id)") }
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try sql.execute("DELETE FROM link WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no link \(id)") }
         }
     }
 
     /// Every location and link, as one snapshot, for finding routes.
-    static func routeGraph(_ db: Database) throws -> RouteGraph {
+    static func routeGraph(_ sql: any StoreTransaction) throws -> RouteGraph {
         var graph = RouteGraph()
-        for location in try LocationRecord.fetchLocations(db) {
+        for location in try LocationRecord.fetchLocations(sql) {
             graph.addLocation(location.id, floorID: location.floorID)
         }
-        for link in try LinkRecord.fetchLinks(db) {
+        for link in try LinkRecord.fetchLinks(sql) {
             graph.addLink(link.from, link.to, metres: link.distanceMetres)
         }
         return graph
@@ -78,11 +77,11 @@ extension AppDatabase {
         var floor: Floor
     }
 
-    private static func linkEnd(_ id: Int64, field: String, in db: Database) throws -> LinkEnd {
-        guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
+    private static func linkEnd(_ id: Int64, field: String, in sql: any StoreTransaction) throws -> LinkEnd {
+        guard let location = try LocationRecord.fetchLocation(sql, id: id) else {
             throw StoreError.invalidField(ValidationError(field: field, reason: "no location \(id)"))
         }
-        return LinkEnd(location: location, floor: try FloorRecord.fetchFloor(db, id: location.floorID))
+        return LinkEnd(location: location, floor: try FloorRecord.fetchFloor(sql, id: location.floorID))
     }
 
     /// The straight line, plus a storey height per level between floors of one building; between

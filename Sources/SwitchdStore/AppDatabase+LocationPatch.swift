@@ -1,4 +1,3 @@
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -11,27 +10,29 @@ extension AppDatabase {
     ///   floor, so its links stay walkable), or the name or coordinate that is out of range.
     package func updateLocation(_ id: Int64, with patch: LocationPatch) async throws -> Location {
         try validate(patch.validate)
-        return try await write { db in
-            guard var record = try LocationRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no location \(id)") }
-            if let roomID = patch.roomID, roomID != record.roomID {
-                guard let room = try RoomRecord.fetchOne(db, key: roomID) else {
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard var location = try LocationRecord.fetchLocation(sql, id: id) else { throw StoreError.notFound("no location \(id)") }
+            if let roomID = patch.roomID, roomID != location.roomID {
+                guard let room = try RoomRecord.fetchRoom(sql, id: roomID) else {
                     throw StoreError.invalidField(ValidationError(field: "roomID", reason: "no room \(roomID)"))
                 }
-                let floorID = try RoomRecord.fetchOne(db, key: record.roomID)?.floorID
-                guard room.floorID == floorID else {
+                guard room.floorID == location.floorID else {
                     throw StoreError.invalidField(ValidationError(
-                        field: "roomID", reason: "room \(roomID) is on floor \(room.floorID); a location moves within its floor \(floorID ?? 0)"
+                        field: "roomID", reason: "room \(roomID) is on floor \(room.floorID); a location moves within its floor \(location.floorID)"
                     ))
                 }
-                try MeasurementRecord.filter(MeasurementRecord.Columns.locationID == id)
-                    .updateAll(db, MeasurementRecord.Columns.roomID.set(to: roomID))
-                record.roomID = roomID
+                try sql.execute("UPDATE measurement SET room_id = ? WHERE location_id = ?", [.integer(roomID), .integer(id)])
+                location.roomID = roomID
             }
-            record.name = patch.name ?? record.name
-            record.x = patch.x ?? record.x
-            record.y = patch.y ?? record.y
-            try record.update(db)
-            return try Self.placedLocation(id, in: db)
+            location.name = patch.name ?? location.name
+            location.x = patch.x ?? location.x
+            location.y = patch.y ?? location.y
+            try sql.execute(
+                "UPDATE location SET room_id = ?, name = ?, x = ?, y = ? WHERE id = ?",
+                [.integer(location.roomID), .text(location.name), .real(location.x), .real(location.y), .integer(id)]
+            )
+            return try GeoFrames.load(sql).place(location)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -10,13 +9,17 @@ extension AppDatabase {
     package func createLocation(_ new: NewLocation) async throws -> Location {
         try validate(new.validate)
         let name = new.name ?? "\(Self.coordinateText(new.x)),\(Self.coordinateText(new.y))"
-        return try await write { db in
-            guard let room = try RoomRecord.fetchOne(db, key: new.roomID) else {
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard let room = try RoomRecord.fetchRoom(sql, id: new.roomID) else {
                 throw StoreError.invalidField(ValidationError(field: "roomID", reason: "no room \(new.roomID)"))
             }
-            var record = LocationRecord(roomID: new.roomID, name: name, x: new.x, y: new.y)
-            try record.insert(db)
-            return try GeoFrames.load(db).place(record.location(floorID: room.floorID))
+            guard let row = try sql.row(
+                "INSERT INTO location (room_id, name, x, y) VALUES (?, ?, ?, ?) RETURNING id",
+                [.integer(new.roomID), .text(name), .real(new.x), .real(new.y)]
+            ) else { throw StoreError.corruptRow("inserting a location returned no row") }
+            let location = Location(id: try row.int64("id"), roomID: room.id, floorID: room.floorID, name: name, x: new.x, y: new.y)
+            return try GeoFrames.load(sql).place(location)
         }
     }
 
@@ -24,45 +27,46 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when `roomID` or `floorID` names nothing.
     package func locations(inRoom roomID: Int64?, onFloor floorID: Int64?) async throws -> [Location] {
-        try await read { db in
-            var conditions = SQLConditions()
+        try await readStatements { sql in
+            var conditions = StoreConditions()
             if let roomID {
-                guard try RoomRecord.exists(db, key: roomID) else { throw StoreError.notFound("no room \(roomID)") }
-                conditions.add("location.room_id = ?", roomID)
+                guard try RoomRecord.fetchRoom(sql, id: roomID) != nil else { throw StoreError.notFound("no room \(roomID)") }
+                conditions.add("location.room_id = ?", .integer(roomID))
             }
             if let floorID {
-                guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-                conditions.add("room.floor_id = ?", floorID)
+                guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
+                conditions.add("room.floor_id = ?", .integer(floorID))
             }
-            let frames = try GeoFrames.load(db)
-            return try LocationRecord.fetchLocations(db, filter: conditions.sql, arguments: conditions.arguments).map(frames.place)
+            let frames = try GeoFrames.load(sql)
+            return try LocationRecord.fetchLocations(sql, filter: conditions.sql, values: conditions.values).map(frames.place)
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
     package func location(_ id: Int64) async throws -> Location {
-        try await read { db in try Self.placedLocation(id, in: db) }
+        try await readStatements { sql in try Self.placedLocation(id, in: sql) }
     }
 
     /// Deletes the location and its measurements.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
     package func deleteLocation(_ id: Int64, at now: Date) async throws -> Deletion {
-        try await write { db in
-            let turnedOff = try Self.turnOffSwitches(inRooms: [], orLocations: [id], at: now, in: SQLiteTransaction(db: db))
-            guard try LocationRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no location \(id)") }
-            return Deletion(switchesTurnedOff: turnedOff)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            return try Self.deletingPlaces(rooms: [], locations: [id], at: now, in: sql) {
+                guard try sql.execute("DELETE FROM location WHERE id = ?", [.integer(id)]) > 0 else {
+                    throw StoreError.notFound("no location \(id)")
+                }
+            }
         }
     }
 
     /// The location with its latitude and longitude when its floor is geo-referenced.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown location.
-    static func placedLocation(_ id: Int64, in db: Database) throws -> Location {
-        guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
-            throw StoreError.notFound("no location \(id)")
-        }
-        return try GeoFrames.load(db).place(location)
+    static func placedLocation(_ id: Int64, in sql: any StoreTransaction) throws -> Location {
+        guard let location = try LocationRecord.fetchLocation(sql, id: id) else { throw StoreError.notFound("no location \(id)") }
+        return try GeoFrames.load(sql).place(location)
     }
 
     /// `2.5` for 2.5, `3` for 3.0: the default location name reads like the coordinates typed.

@@ -40,11 +40,11 @@ extension AppDatabase {
                 try RoomRecord.fetchOne(db, key: id)?.floorID
             }
             try Self.checkOnFloor(new.nearestLocationID, field: "nearestLocationID", kind: "location", floor: new.floor, in: db) { id in
-                try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first?.floorID
+                try LocationRecord.fetchLocation(SQLiteTransaction(db: db), id: id)?.floorID
             }
             var inserted = record
             try inserted.insert(db)
-            return try GeoFrames.load(db).place(inserted.position())
+            return try GeoFrames.load(SQLiteTransaction(db: db)).place(inserted.position())
         }
     }
 
@@ -57,7 +57,7 @@ extension AppDatabase {
             if let scannerID = filter.scannerID { request = request.filter(Columns.scannerID == scannerID.rawValue) }
             if let since = filter.since { request = request.filter(Columns.timeMs >= since.milliseconds) }
             if let until = filter.until { request = request.filter(Columns.timeMs < until.milliseconds) }
-            let frames = try GeoFrames.load(db)
+            let frames = try GeoFrames.load(SQLiteTransaction(db: db))
             let items = try request.order(Columns.id).limit(limit).fetchAll(db).map { try frames.place($0.position()) }
             return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(PositionRecord.databaseTableName, in: db))
         }
@@ -75,7 +75,7 @@ extension AppDatabase {
     ///   position yet.
     package func latestPositions(of scannerID: ScannerID?) async throws -> [Position] {
         try await read { db in
-            let frames = try GeoFrames.load(db)
+            let frames = try GeoFrames.load(SQLiteTransaction(db: db))
             func latest(of scanner: String) throws -> Position? {
                 let record = try PositionRecord
                     .filter(PositionRecord.Columns.scannerID == scanner)

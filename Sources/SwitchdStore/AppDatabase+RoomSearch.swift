@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -22,10 +21,10 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.
     package func doors(ofRoom roomID: Int64) async throws -> [RoomDoor] {
-        try await read { db in
-            guard try RoomRecord.exists(db, key: roomID) else { throw StoreError.notFound("no room \(roomID)") }
-            let locations = Dictionary(uniqueKeysWithValues: try LocationRecord.fetchLocations(db).map { ($0.id, $0) })
-            return try LinkRecord.fetchLinks(db).compactMap { link -> RoomDoor? in
+        try await readStatements { sql in
+            guard try RoomRecord.fetchRoom(sql, id: roomID) != nil else { throw StoreError.notFound("no room \(roomID)") }
+            let locations = Dictionary(uniqueKeysWithValues: try LocationRecord.fetchLocations(sql).map { ($0.id, $0) })
+            return try LinkRecord.fetchLinks(sql).compactMap { link -> RoomDoor? in
                 guard let from = locations[link.from], let to = locations[link.to], from.roomID != to.roomID else { return nil }
                 let (inside, outside) = from.roomID == roomID ? (from, to) : (to, from)
                 guard inside.roomID == roomID else { return nil }

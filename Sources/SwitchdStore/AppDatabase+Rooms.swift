@@ -1,18 +1,19 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
     /// - Throws: ``StoreError/invalidField(_:)`` naming `floorID` for an unknown floor, or `name`.
     package func createRoom(_ new: NewRoom) async throws -> Room {
         try validate(new.validate)
-        return try await write { db in
-            guard try FloorRecord.exists(db, key: new.floorID) else {
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            guard try FloorRecord.exists(sql, id: new.floorID) else {
                 throw StoreError.invalidField(ValidationError(field: "floorID", reason: "no floor \(new.floorID)"))
             }
-            var record = RoomRecord(new)
-            try record.insert(db)
-            return record.room
+            guard let row = try sql.row(
+                "INSERT INTO room (floor_id, name) VALUES (?, ?) RETURNING id, floor_id, name", [.integer(new.floorID), .text(new.name)]
+            ) else { throw StoreError.corruptRow("inserting a room returned no row") }
+            return try RoomRecord(row: row).room
         }
     }
 
@@ -20,19 +21,16 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when `floorID` names no floor.
     package func rooms(onFloor floorID: Int64?) async throws -> [Room] {
-        try await read { db in
-            var request = RoomRecord.order(RoomRecord.Columns.id)
-            if let floorID {
-                guard try FloorRecord.exists(db, key: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-                request = request.filter(RoomRecord.Columns.floorID == floorID)
-            }
-            return try request.fetchAll(db).map(\.room)
+        try await readStatements { sql in
+            guard let floorID else { return try RoomRecord.fetchRooms(sql) }
+            guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
+            return try RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(floorID)])
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.
     package func room(_ id: Int64) async throws -> Room {
-        try await read { db in try Self.room(id, in: db) }
+        try await readStatements { sql in try Self.room(id, in: sql) }
     }
 
     /// Renames the room when the patch gives a name, and returns it as it now is.
@@ -40,11 +38,12 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room; ``StoreError/invalidField(_:)`` for a bad name.
     package func updateRoom(_ id: Int64, with patch: RoomPatch) async throws -> Room {
         try validate(patch.validate)
-        return try await write { db in
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
             if let name = patch.name {
-                try RoomRecord.filter(key: id).updateAll(db, RoomRecord.Columns.name.set(to: name))
+                try sql.execute("UPDATE room SET name = ? WHERE id = ?", [.text(name), .integer(id)])
             }
-            return try Self.room(id, in: db)
+            return try Self.room(id, in: sql)
         }
     }
 
@@ -52,13 +51,12 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.
     package func deleteRoom(_ id: Int64, at now: Date) async throws -> Deletion {
-        try await write { db in
-            let locations = try Set(Int64.fetchAll(
-                db, LocationRecord.select(LocationRecord.Columns.id).filter(LocationRecord.Columns.roomID == id)
-            ))
-            let turnedOff = try Self.turnOffSwitches(inRooms: [id], orLocations: locations, at: now, in: SQLiteTransaction(db: db))
-            guard try RoomRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no room \(id)") }
-            return Deletion(switchesTurnedOff: turnedOff)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            let locations = try Set(LocationRecord.fetchLocations(sql, filter: "location.room_id = ?", values: [.integer(id)]).map(\.id))
+            return try Self.deletingPlaces(rooms: [id], locations: locations, at: now, in: sql) {
+                guard try sql.execute("DELETE FROM room WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no room \(id)") }
+            }
         }
     }
 
@@ -67,18 +65,22 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.
     package func clearRoom(_ id: Int64) async throws -> ClearedRoom {
-        try await write { db in
-            guard try RoomRecord.exists(db, key: id) else { throw StoreError.notFound("no room \(id)") }
-            let locations = LocationRecord.select(LocationRecord.Columns.id).filter(LocationRecord.Columns.roomID == id)
-            let deleted = try MeasurementRecord
-                .filter(MeasurementRecord.Columns.roomID == id || locations.contains(MeasurementRecord.Columns.locationID))
-                .deleteAll(db)
+        try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            _ = try Self.room(id, in: sql)
+            var deleted = 0
+            try Self.keepingMeasurementFeedEnd(in: sql) {
+                deleted = try sql.execute(
+                    "DELETE FROM measurement WHERE room_id = ? OR location_id IN (SELECT id FROM location WHERE room_id = ?)",
+                    [.integer(id), .integer(id)]
+                )
+            }
             return ClearedRoom(roomID: id, measurementsDeleted: deleted)
         }
     }
 
-    private static func room(_ id: Int64, in db: Database) throws -> Room {
-        guard let record = try RoomRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no room \(id)") }
-        return record.room
+    private static func room(_ id: Int64, in sql: any StoreTransaction) throws -> Room {
+        guard let room = try RoomRecord.fetchRoom(sql, id: id) else { throw StoreError.notFound("no room \(id)") }
+        return room
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import Positioning
 import ScanContract
 
@@ -14,22 +13,22 @@ extension AppDatabase {
     ///
     /// - Throws: ``RouteError`` for an unknown location or when no chain of links joins the two.
     package func walkRoute(from: Int64, to: Int64) async throws -> WalkedRoute {
-        try await read { db in
-            let found = try Self.routeGraph(db).shortestPath(from: from, to: to)
+        try await readStatements { sql in
+            let found = try Self.routeGraph(sql).shortestPath(from: from, to: to)
             var waypoints: [RouteWaypoint] = []
             for id in found.path {
-                guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
+                guard let location = try LocationRecord.fetchLocation(sql, id: id) else {
                     throw RouteError.unknownLocation(id)
                 }
-                let level = try FloorRecord.fetchFloor(db, id: location.floorID).level
-                let room = try String.fetchOne(db, sql: "SELECT name FROM room WHERE id = ?", arguments: [location.roomID])
+                let level = try FloorRecord.fetchFloor(sql, id: location.floorID).level
+                let room = try RoomRecord.fetchRoom(sql, id: location.roomID)
                 waypoints.append(RouteWaypoint(
-                    locationID: id, floorID: location.floorID, level: level, x: location.x, y: location.y, name: room ?? location.name
+                    locationID: id, floorID: location.floorID, level: level, x: location.x, y: location.y, name: room?.name ?? location.name
                 ))
             }
             var legs: [RouteLeg] = []
             for (a, b) in zip(found.path, found.path.dropFirst()) {
-                guard let linkID = try LinkRecord.joining(db, a, b), let link = try LinkRecord.fetchOne(db, key: linkID)?.link() else {
+                guard let linkID = try LinkRecord.joining(sql, a, b), let link = try LinkRecord.fetchLink(sql, id: linkID) else {
                     throw RouteError.unreachable(from: a, to: b)
                 }
                 legs.append(RouteLeg(metres: link.distanceMetres, kind: link.kind))

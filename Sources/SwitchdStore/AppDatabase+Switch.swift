@@ -31,6 +31,11 @@ extension AppDatabase {
     /// refused.
     package func updateSwitch(of scannerID: ScannerID, with patch: SwitchPatch, at now: Date) async throws -> SwitchUpdate {
         try await writeStatements { sql in
+            if patch.setsAPlace {
+                // The place must still exist when the revision commits: no survey deletion may
+                // run between the check and the commit (docs/scale-out.md, "Transactions").
+                try sql.lock(Self.surveyLock)
+            }
             try sql.lock(Self.switchLock(scannerID))
             let current = try Self.requireCurrentSwitch(of: scannerID, in: sql)
             if let expected = patch.expectedRevision, expected != current.revision {
@@ -92,9 +97,14 @@ extension AppDatabase {
     /// locations; they would otherwise keep pointing at a place that no longer exists.
     static func turnOffSwitches(inRooms rooms: Set<Int64>, orLocations locations: Set<Int64>, at now: Date, in sql: any StoreTransaction) throws -> [ScanSwitch] {
         var turnedOff: [ScanSwitch] = []
-        for current in try SwitchRevisionRecord.currentOfEveryScanner(sql) {
-            let pointsInside = current.roomID.map(rooms.contains) == true || current.locationID.map(locations.contains) == true
-            guard pointsInside else { continue }
+        func pointsInside(_ scanSwitch: ScanSwitch) -> Bool {
+            scanSwitch.roomID.map(rooms.contains) == true || scanSwitch.locationID.map(locations.contains) == true
+        }
+        for seen in try SwitchRevisionRecord.currentOfEveryScanner(sql) where pointsInside(seen) {
+            // Read again under the scanner's lock: another instance may have changed it since.
+            try sql.lock(switchLock(seen.scannerID))
+            let current = try requireCurrentSwitch(of: seen.scannerID, in: sql)
+            guard pointsInside(current) else { continue }
             let next = try current.applying(SwitchPatch(scanning: false, roomID: .set(nil), locationID: .set(nil)), at: now)
             if next.revision != current.revision {
                 try store(next, in: sql)
@@ -163,5 +173,14 @@ extension AppDatabase {
                 field: "roomID", reason: "location \(locationID) is in room \(roomID), not \(scanSwitch.roomID.map(String.init) ?? "null")"
             ))
         }
+    }
+}
+
+extension SwitchPatch {
+    /// Whether the patch points the switch at a room or location.
+    var setsAPlace: Bool {
+        if case .set(_?) = roomID { return true }
+        if case .set(_?) = locationID { return true }
+        return false
     }
 }

@@ -5,9 +5,10 @@ import Testing
 
 /// Two real `switchd` processes on one real PostgreSQL server, as behind a load balancer
 /// (docs/scale-out.md): a flip PATCHed on A reaches the long-poll B holds, readings posted to A
-/// reach the live feed B serves, a route not on PostgreSQL yet answers 501, and A SIGKILLed while
-/// batches pour in loses none that was answered 2xx (the uploads it dropped are sent again to B,
-/// as a balancer and scannerd's spool would). The other then stops cleanly on SIGTERM.
+/// reach the live feed B serves, the survey made through either is read through the other, a route
+/// not on PostgreSQL yet answers 501, and A SIGKILLed while batches pour in loses none that was
+/// answered 2xx (the uploads it dropped are sent again to B, as a balancer and scannerd's spool
+/// would). The other then stops cleanly on SIGTERM.
 @Suite(
     "End to end: two switchd on one PostgreSQL",
     .enabled(if: PostgresServer.isInstalled, Comment(rawValue: PostgresServer.missing ?? "")), .serialized
@@ -38,9 +39,14 @@ struct PostgresTwoInstanceTests {
         let b = try await SwitchdInstance.start(in: folder, arguments: database, label: "switchd-b", stateName: "b", adminTokenFile: tokenFile)
         defer { b.process.signal(SIGKILL) }
 
-        let floors = try await b.adminClient().send("GET", "/v1/floors")
-        #expect(floors.status == 501 && floors.error?.code == "not_on_postgres", "\(floors.status) \(floors.text)")
-        _ = try await b.process.waitForLogLine { $0.contains("only the fleet's routes are served yet") }
+        let tags = try await b.adminClient().send("GET", "/v1/tags")
+        #expect(tags.status == 501 && tags.error?.code == "not_on_postgres", "\(tags.status) \(tags.text)")
+        _ = try await b.process.waitForLogLine { $0.contains("the routes listed answer 501 not_on_postgres") }
+
+        // The survey made through A is B's too.
+        let floor = try await a.adminClient().call("POST", "/v1/floors", json: NewFloor(name: "Ground"), as: Floor.self)
+        let room = try await b.adminClient().call("POST", "/v1/rooms", json: NewRoom(floorID: floor.id, name: "Hall"), as: Room.self)
+        #expect(try await a.adminClient().call("GET", "/v1/rooms?floor=\(floor.id)", as: [Room].self) == [room])
 
         // The scanner is registered through A, its token issued through B.
         _ = try await a.adminClient().call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID(scanner)), as: ScanContract.Scanner.self)
@@ -58,8 +64,11 @@ struct PostgresTwoInstanceTests {
         let arrived = try await held.value
         #expect(arrived.revision == flipped.revision && arrived.scanning, "the long-poll on B answered \(arrived), not the flip made on A")
 
-        // Readings posted to A reach the live feed B serves.
-        let feed = EventStreamClient(url: b.baseURL.appendingPathComponent("v1/measurements/stream"), token: b.adminToken)
+        // Readings posted to A reach the live feed B serves. The feed starts after sequence 0, not
+        // "from now": the client opens it in the background, and under load the upload can be
+        // stored before B fixes what "now" is.
+        let feedURL = b.baseURL.appendingPathComponent("v1/measurements/stream").appending(queryItems: [URLQueryItem(name: "after", value: "0")])
+        let feed = EventStreamClient(url: feedURL, token: b.adminToken)
         defer { feed.close() }
         let first = try await upload(batch(revision: flipped.revision, readings: 3), to: scannerOnA)
         #expect(first == 201)

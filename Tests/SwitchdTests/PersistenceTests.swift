@@ -33,6 +33,7 @@ import Testing
                 "v4-history-indexes",
                 "v4-walk-survey",
                 "v4-emitter-summary-by-batch",
+                "v4-feed-ends",
             ])
         }
     }

@@ -29,6 +29,7 @@ extension AppDatabase {
             ("v4-history-indexes", SchemaHistoryIndexes.indexes),
             ("v4-walk-survey", SchemaWalkSurvey.walks),
             ("v4-emitter-summary-by-batch", SchemaEmitterSummaryByBatch.dropInsertTrigger),
+            ("v4-feed-ends", SchemaFeedEnds.feedEnds),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

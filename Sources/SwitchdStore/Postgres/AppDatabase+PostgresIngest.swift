@@ -47,8 +47,15 @@ extension AppDatabase {
     /// are given out and committed in one order across instances, as SQLite's single writer does:
     /// a feed reader never sees a row commit below a sequence it has passed.
     private static func takeFeedLock(in sql: any StoreTransaction) throws {
-        try sql.lock("feed measurement")
+        try sql.lock(measurementFeedLock)
     }
+
+    /// The measurement feed's lock (``takeFeedLock(in:)``), also taken by deletions that keep
+    /// the feed's end (``keepingMeasurementFeedEnd(in:_:)``).
+    static let measurementFeedLock = "feed \(measurementFeed)"
+
+    /// The measurement feed's name in notifications and in `feed_end`.
+    static let measurementFeed = "measurement"
 
     /// One batch as ``ingest(_:at:in:)`` (SQLite) stores it, with the same checks in the same order
     /// and the same answers, through the seam: a replayed batch ID is a duplicate; the readings

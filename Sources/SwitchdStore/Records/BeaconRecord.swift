@@ -58,12 +58,62 @@ struct BeaconRecord: Codable, FetchableRecord, RowIDRecord {
         )
     }
 
-    /// Beacons ordered by ID; only `floorID`'s when given.
-    static func fetchBeacons(_ db: Database, onFloor floorID: Int64? = nil) throws -> [Beacon] {
-        var request = BeaconRecord.order(Columns.id)
-        if let floorID {
-            request = request.filter(Columns.floorID == floorID)
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        uuid = try row.uuid("uuid")
+        major = try row.int("major")
+        minor = try row.int("minor")
+        floorID = try row.int64("floor_id")
+        x = try row.double("x")
+        y = try row.double("y")
+        z = try row.double("z")
+        measuredPower = try row.int("measured_power")
+        metadata = try row.string("metadata")
+    }
+
+    static let columns = "id, uuid, major, minor, floor_id, x, y, z, measured_power, metadata"
+
+    /// Beacons ordered by ID, on either database; only `floorID`'s when given.
+    static func fetchBeacons(_ sql: any StoreTransaction, onFloor floorID: Int64? = nil) throws -> [Beacon] {
+        let rows = if let floorID {
+            try sql.rows("SELECT \(columns) FROM beacon WHERE floor_id = ? ORDER BY id", [.integer(floorID)])
+        } else {
+            try sql.rows("SELECT \(columns) FROM beacon ORDER BY id", [])
         }
-        return try request.fetchAll(db).map { try $0.beacon() }
+        return try rows.map { try BeaconRecord(row: $0).beacon() }
+    }
+
+    /// The beacon, or nil.
+    static func fetchBeacon(_ sql: any StoreTransaction, id: Int64) throws -> Beacon? {
+        try sql.row("SELECT \(columns) FROM beacon WHERE id = ?", [.integer(id)]).map { try BeaconRecord(row: $0).beacon() }
+    }
+
+    /// The ID of the beacon registered with this identity, if any.
+    static func holder(_ sql: any StoreTransaction, uuid: UUID, major: Int, minor: Int) throws -> Int64? {
+        try sql.row(
+            "SELECT id FROM beacon WHERE uuid = ? AND major = ? AND minor = ?", [.uuid(uuid), .integer(Int64(major)), .integer(Int64(minor))]
+        )?.int64("id")
+    }
+
+    /// Stores a new beacon and returns its ID.
+    func inserted(_ sql: any StoreTransaction) throws -> Int64 {
+        guard let row = try sql.row(
+            "INSERT INTO beacon (uuid, major, minor, floor_id, x, y, z, measured_power, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [.uuid(uuid)] + fieldValues
+        ) else { throw StoreError.corruptRow("inserting a beacon returned no row") }
+        return try row.int64("id")
+    }
+
+    /// Writes every field of beacon ``id`` but the ID; whether it was there.
+    func updated(_ sql: any StoreTransaction) throws -> Bool {
+        try sql.execute(
+            "UPDATE beacon SET uuid = ?, major = ?, minor = ?, floor_id = ?, x = ?, y = ?, z = ?, measured_power = ?, metadata = ? WHERE id = ?",
+            [.uuid(uuid)] + fieldValues + [StoreValue(id)]
+        ) > 0
+    }
+
+    private var fieldValues: [StoreValue] {
+        [.integer(Int64(major)), .integer(Int64(minor)), .integer(floorID), .real(x), .real(y), .real(z), .integer(Int64(measuredPower)), .text(metadata)]
     }
 }

@@ -1,8 +1,8 @@
 import GRDB
 import ScanContract
 
-/// A `floor` row. Read as a ``Floor`` through ``fetchFloors(_:filter:arguments:)``, which adds
-/// what the floor's plan is.
+/// A `floor` row. Read as a ``Floor`` through ``fetchFloors(_:filter:values:)`` on either
+/// database, which adds what the floor's plan is.
 struct FloorRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "floor"
 
@@ -42,30 +42,42 @@ struct FloorRecord: Codable, FetchableRecord, RowIDRecord {
         self.level = level
     }
 
-    /// Floors with their plan's format and size, ordered by building, level and ID. `filter` is
-    /// an SQL condition on `floor`, or empty for all.
-    static func fetchFloors(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Floor] {
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        building = try row.string("building")
+        name = try row.string("name")
+        level = try row.int("level")
+        metresPerPixel = try row.optionalDouble("metres_per_pixel")
+        originX = try row.optionalDouble("origin_x")
+        originY = try row.optionalDouble("origin_y")
+    }
+
+    /// Floors with their plan's format and size, ordered by building, level and ID, on either
+    /// database. `filter` is an SQL condition on `floor` with a `?` per value, or empty for all.
+    static func fetchFloors(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = []) throws -> [Floor] {
         let condition = filter.isEmpty ? "" : "WHERE \(filter)"
-        return try Row.fetchAll(db, sql: """
-            SELECT floor.*, floor_plan.format AS plan_format, length(floor_plan.image) AS plan_bytes
+        return try sql.rows("""
+            SELECT floor.id, floor.building, floor.name, floor.level, floor.metres_per_pixel, floor.origin_x, floor.origin_y,
+                floor_plan.format AS plan_format, length(floor_plan.image) AS plan_bytes
             FROM floor LEFT JOIN floor_plan ON floor_plan.floor_id = floor.id
             \(condition)
             ORDER BY floor.building, floor.level, floor.id
-            """, arguments: arguments).map { row in
-            try FloorRecord(row: row).floor(planFormat: row["plan_format"], planBytes: row["plan_bytes"])
+            """, values).map { row in
+            try FloorRecord(row: row).floor(planFormat: row.optionalString("plan_format"), planBytes: row.optionalInt("plan_bytes"))
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
-    static func fetchFloor(_ db: Database, id: Int64) throws -> Floor {
-        guard let floor = try fetchFloors(db, filter: "floor.id = ?", arguments: [id]).first else {
+    static func fetchFloor(_ sql: any StoreTransaction, id: Int64) throws -> Floor {
+        guard let floor = try fetchFloors(sql, filter: "floor.id = ?", values: [.integer(id)]).first else {
             throw StoreError.notFound("no floor \(id)")
         }
         return floor
     }
 
-    static func exists(_ db: Database, id: Int64) throws -> Bool {
-        try FloorRecord.exists(db, key: id)
+    static func exists(_ sql: any StoreTransaction, id: Int64) throws -> Bool {
+        try sql.row("SELECT id FROM floor WHERE id = ?", [.integer(id)]) != nil
     }
 
     /// A plan format switchd does not know, or a partial scale, reads as none.

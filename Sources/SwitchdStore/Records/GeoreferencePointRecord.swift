@@ -1,33 +1,31 @@
-import GRDB
 import Positioning
 import ScanContract
 
-/// A `georeference_point` row: one control point of a floor, at its place in the order given.
-struct GeoreferencePointRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "georeference_point"
-
-    var floorID: Int64
-    var ordinal: Int
-    var x: Double
-    var y: Double
-    var latitude: Double
-    var longitude: Double
-
-    enum CodingKeys: String, CodingKey {
-        case floorID = "floor_id", ordinal, x, y, latitude, longitude
-    }
-
-    enum Columns {
-        static let floorID = Column(CodingKeys.floorID)
-        static let ordinal = Column(CodingKeys.ordinal)
-    }
-
-    var controlPoint: ControlPoint { ControlPoint(x: x, y: y, latitude: latitude, longitude: longitude) }
-
+/// The `georeference_point` rows: each floor's control points, at their place in the order
+/// given, read and written the same way on either database.
+enum GeoreferencePointRecord {
     /// Every geo-referenced floor's control points, in order.
-    static func controlPointsByFloor(_ db: Database) throws -> [Int64: [ControlPoint]] {
-        let records = try GeoreferencePointRecord.order(Columns.floorID, Columns.ordinal).fetchAll(db)
-        return Dictionary(grouping: records, by: \.floorID).mapValues { $0.map(\.controlPoint) }
+    static func controlPointsByFloor(_ sql: any StoreTransaction) throws -> [Int64: [ControlPoint]] {
+        let rows = try sql.rows("SELECT floor_id, x, y, latitude, longitude FROM georeference_point ORDER BY floor_id, ordinal", [])
+        var points: [Int64: [ControlPoint]] = [:]
+        for row in rows {
+            let point = ControlPoint(x: try row.double("x"), y: try row.double("y"), latitude: try row.double("latitude"), longitude: try row.double("longitude"))
+            points[try row.int64("floor_id"), default: []].append(point)
+        }
+        return points
+    }
+
+    static func insert(_ sql: any StoreTransaction, _ point: ControlPoint, ordinal: Int, ofFloor floorID: Int64) throws {
+        try sql.execute(
+            "INSERT INTO georeference_point (floor_id, ordinal, x, y, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)",
+            [.integer(floorID), .integer(Int64(ordinal)), .real(point.x), .real(point.y), .real(point.latitude), .real(point.longitude)]
+        )
+    }
+
+    /// Deletes the floor's control points and returns how many there were.
+    @discardableResult
+    static func delete(_ sql: any StoreTransaction, ofFloor floorID: Int64) throws -> Int {
+        try sql.execute("DELETE FROM georeference_point WHERE floor_id = ?", [.integer(floorID)])
     }
 }
 
@@ -38,8 +36,8 @@ struct GeoFrames {
 
     /// Stored points always fit (they were fitted before they were stored); a floor whose points
     /// somehow no longer fit is left without coordinates rather than failing the read.
-    static func load(_ db: Database) throws -> GeoFrames {
-        GeoFrames(fits: try GeoreferencePointRecord.controlPointsByFloor(db).compactMapValues { points in
+    static func load(_ sql: any StoreTransaction) throws -> GeoFrames {
+        GeoFrames(fits: try GeoreferencePointRecord.controlPointsByFloor(sql).compactMapValues { points in
             try? GeoAffineFit(points)
         })
     }

@@ -1,8 +1,8 @@
 import GRDB
 import ScanContract
 
-/// A `location` row. Read as a ``Location`` through ``fetchLocations(_:filter:arguments:)``,
-/// which adds the floor from the location's room.
+/// A `location` row. Read as a ``Location`` through ``fetchLocations(_:filter:values:)`` on
+/// either database, which adds the floor from the location's room.
 struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "location"
 
@@ -38,18 +38,35 @@ struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
         Location(id: id ?? 0, roomID: roomID, floorID: floorID, name: name, x: x, y: y, walkID: walkID)
     }
 
-    /// Locations with their room's floor, ordered by ID. `filter` is an SQL condition on
-    /// `location` and `room`, or empty for all.
-    static func fetchLocations(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [Location] {
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        roomID = try row.int64("room_id")
+        name = try row.string("name")
+        x = try row.double("x")
+        y = try row.double("y")
+        walkID = try row.optionalInt64("walk_id")
+        walkScan = try row.optionalInt("walk_scan")
+    }
+
+    /// Locations with their room's floor, ordered by ID, on either database. `filter` is an SQL
+    /// condition on `location` and `room` with a `?` per value, or empty for all.
+    static func fetchLocations(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = []) throws -> [Location] {
         let condition = filter.isEmpty ? "" : "WHERE \(filter)"
-        return try Row.fetchAll(db, sql: """
-            SELECT location.*, room.floor_id AS floor_id
+        return try sql.rows("""
+            SELECT location.id, location.room_id, location.name, location.x, location.y, location.walk_id, location.walk_scan,
+                room.floor_id AS floor_id
             FROM location JOIN room ON room.id = location.room_id
             \(condition)
             ORDER BY location.id
-            """, arguments: arguments).map { row in
-            try LocationRecord(row: row).location(floorID: row["floor_id"])
+            """, values).map { row in
+            try LocationRecord(row: row).location(floorID: row.int64("floor_id"))
         }
+    }
+
+    /// The location with its room's floor, or nil.
+    static func fetchLocation(_ sql: any StoreTransaction, id: Int64) throws -> Location? {
+        try fetchLocations(sql, filter: "location.id = ?", values: [.integer(id)]).first
     }
 
     /// The room a location is in; nil for an unknown location.

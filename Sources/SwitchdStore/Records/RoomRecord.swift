@@ -1,7 +1,7 @@
 import GRDB
 import ScanContract
 
-/// A `room` row, read as a ``Room``.
+/// A `room` row, read as a ``Room``; through GRDB, or a ``StoreRow`` on either database.
 struct RoomRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "room"
 
@@ -22,6 +22,25 @@ struct RoomRecord: Codable, FetchableRecord, RowIDRecord {
     init(_ new: NewRoom) {
         floorID = new.floorID
         name = new.name
+    }
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        floorID = try row.int64("floor_id")
+        name = try row.string("name")
+    }
+
+    /// Rooms ordered by ID, on either database. `filter` is an SQL condition on `room` with a `?`
+    /// per value, or empty for all.
+    static func fetchRooms(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = []) throws -> [Room] {
+        let condition = filter.isEmpty ? "" : "WHERE \(filter)"
+        return try sql.rows("SELECT id, floor_id, name FROM room \(condition) ORDER BY id", values).map { try RoomRecord(row: $0).room }
+    }
+
+    /// The room, or nil.
+    static func fetchRoom(_ sql: any StoreTransaction, id: Int64) throws -> Room? {
+        try fetchRooms(sql, filter: "id = ?", values: [.integer(id)]).first
     }
 
     var room: Room { Room(id: id ?? 0, floorID: floorID, name: name) }

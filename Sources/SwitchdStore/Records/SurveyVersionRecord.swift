@@ -1,18 +1,11 @@
-import GRDB
-
 /// The one `survey_version` row (see ``SchemaV2/surveyVersion``), read as a ``SurveyVersion``.
-struct SurveyVersionRecord: Codable, FetchableRecord, TableRecord {
-    static let databaseTableName = "survey_version"
-
-    var token: String
-    var version: Int64
-
+enum SurveyVersionRecord {
     /// - Throws: ``StoreError/corruptRow(_:)`` when the row is missing.
-    static func current(_ db: Database) throws -> SurveyVersion {
-        guard let record = try SurveyVersionRecord.fetchOne(db, key: 1) else {
+    static func current(_ sql: any StoreTransaction) throws -> SurveyVersion {
+        guard let row = try sql.row("SELECT token, version FROM survey_version WHERE id = 1", []) else {
             throw StoreError.corruptRow("survey_version has no row")
         }
-        return SurveyVersion(token: record.token, version: record.version)
+        return SurveyVersion(token: try row.string("token"), version: try row.int64("version"))
     }
 }
 

@@ -140,7 +140,7 @@ extension AppDatabase {
     }
 
     private static func walkEnd(_ id: Int64, field: String, in db: Database) throws -> Location {
-        guard let location = try LocationRecord.fetchLocations(db, filter: "location.id = ?", arguments: [id]).first else {
+        guard let location = try LocationRecord.fetchLocation(SQLiteTransaction(db: db), id: id) else {
             throw StoreError.invalidField(ValidationError(field: field, reason: "no location \(id)"))
         }
         return location

@@ -30,6 +30,9 @@ struct RoutePolicy: Sendable {
     /// does not exist.
     static let unrouted = AccessRule(roles: Set(TokenRole.allCases))
 
+    /// Every route the table names, as ``key(_:_:)`` writes it.
+    var keys: Set<String> { Set(rules.keys) }
+
     static func key(_ method: HTTPRequest.Method, _ path: String) -> String {
         "\(method.rawValue) \(path)"
     }

@@ -137,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         let systemd = try SystemdNotifier()
         let database = try await openDatabase(stateDirectory: settings.stateDirectory)
         if database.runsOnPostgres {
-            PostgresRouteGate.logServed(logger)
+            PostgresRouteGate.logUnserved(logger, policy: .standard)
         }
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):

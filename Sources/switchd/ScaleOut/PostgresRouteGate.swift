@@ -9,8 +9,11 @@ import Logging
 struct PostgresRouteGate: RouterMiddleware {
     let policy: RoutePolicy
 
-    /// The fleet's path: health and metrics, tokens, scanners, switches (read, long-poll, change,
-    /// stream; the seed system's too), scanner counters, ingest and the measurement feed.
+    /// The fleet's path: health and metrics, tokens, scanners (create, list, show), switches (read,
+    /// long-poll, change, stream; the seed system's too), scanner counters, ingest and the
+    /// measurement feed; and the survey: floors (with their plan, geo-reference and GeoJSON
+    /// export), rooms (with clearing one, its doors and autolink), locations, links (and routes
+    /// over them), beacons, and the radio map built from it.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -19,6 +22,15 @@ struct PostgresRouteGate: RouterMiddleware {
         "GET /scanSwitch/{id}", "PATCH /scanSwitch/{id}",
         "PUT /v1/scanners/{id}/counters",
         "POST /v1/measurements", "GET /v1/measurements", "GET /v1/measurements/stream",
+        "POST /v1/floors", "GET /v1/floors", "GET /v1/floors/{id}", "PATCH /v1/floors/{id}", "DELETE /v1/floors/{id}",
+        "PUT /v1/floors/{id}/georeference", "GET /v1/floors/{id}/georeference", "DELETE /v1/floors/{id}/georeference",
+        "GET /v1/floors/{id}/export.geojson", "PUT /v1/floors/{id}/plan", "GET /v1/floors/{id}/plan",
+        "POST /v1/rooms", "GET /v1/rooms", "GET /v1/rooms/{id}", "PATCH /v1/rooms/{id}", "DELETE /v1/rooms/{id}",
+        "POST /v1/rooms/{id}/clear", "GET /v1/rooms/{id}/doors", "POST /v1/rooms/{id}/autolink",
+        "POST /v1/locations", "GET /v1/locations", "GET /v1/locations/{id}", "PATCH /v1/locations/{id}", "DELETE /v1/locations/{id}",
+        "POST /v1/links", "GET /v1/links", "GET /v1/links/{id}", "DELETE /v1/links/{id}", "POST /v1/routes",
+        "GET /v1/radiomap",
+        "POST /v1/beacons", "GET /v1/beacons", "GET /v1/beacons/{id}", "PUT /v1/beacons/{id}", "DELETE /v1/beacons/{id}",
     ]
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
@@ -29,16 +41,21 @@ struct PostgresRouteGate: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Says once, at start, what this instance serves on PostgreSQL.
-    static func logServed(_ logger: Logger) {
-        logger.notice("On PostgreSQL: only the fleet's routes are served yet; every other route answers 501 not_on_postgres (docs/scale-out.md)", metadata: [
-            "served": "\(served.sorted().joined(separator: ", "))",
+    /// The routes of `policy` that answer 501 on PostgreSQL, sorted.
+    static func unserved(by policy: RoutePolicy) -> [String] {
+        policy.keys.subtracting(served).sorted()
+    }
+
+    /// Says once, at start, which routes this instance answers 501 on PostgreSQL.
+    static func logUnserved(_ logger: Logger, policy: RoutePolicy) {
+        logger.notice("On PostgreSQL: the fleet's routes and the survey are served; the routes listed answer 501 not_on_postgres (docs/scale-out.md)", metadata: [
+            "not_on_postgres": "\(unserved(by: policy).joined(separator: ", "))",
         ])
     }
 }
 
 extension APIError {
-    /// 501: the route (`GET /v1/floors`, say) does not run on PostgreSQL yet.
+    /// 501: the route (`GET /v1/tags`, say) does not run on PostgreSQL yet.
     static func notOnPostgres(_ method: HTTPRequest.Method, _ path: String) -> APIError {
         APIError(
             .notImplemented, code: "not_on_postgres",

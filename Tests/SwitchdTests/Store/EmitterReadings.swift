@@ -116,7 +116,7 @@ enum EmitterScan {
 
     private static func beaconEmitters(_ db: Database) throws -> [EmitterSummary] {
         let strongest = try strongestPlaces(db, kind: .ble, key: "hex(measurement.beacon_uuid) || '/' || measurement.major || '/' || measurement.minor")
-        let registered = try Dictionary(BeaconRecord.fetchBeacons(db).map { ($0.beaconID, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let registered = try Dictionary(BeaconRecord.fetchBeacons(SQLiteTransaction(db: db)).map { ($0.beaconID, $0.id) }, uniquingKeysWith: { a, _ in a })
         return try Row.fetchAll(db, sql: """
             SELECT beacon_uuid, major, minor, hex(beacon_uuid) || '/' || major || '/' || minor AS key, \(aggregates)
             FROM measurement WHERE kind = 'ble' GROUP BY beacon_uuid, major, minor

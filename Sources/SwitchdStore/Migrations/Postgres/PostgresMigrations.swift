@@ -39,6 +39,7 @@ package enum PostgresMigrations {
         ("v4-history-indexes", SchemaHistoryIndexes.indexes),
         ("v4-walk-survey", PostgresSchemaWalkSurvey.walks),
         ("v4-emitter-summary-by-batch", PostgresSchemaEmitterSummaryByBatch.dropInsertTrigger),
+        ("v4-feed-ends", PostgresSchemaFeedEnds.feedEnds),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared
