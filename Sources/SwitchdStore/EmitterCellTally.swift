@@ -29,6 +29,20 @@ struct EmitterCellTally {
         var firstMs: Int64
         var lastMs: Int64
         var lastSSID: String?
+
+        /// Before its first reading: every reading added moves each figure.
+        static let empty = Cell(readings: 0, rssiSum: 0, maxRSSI: .min, firstMs: .max, lastMs: .min, lastSSID: nil)
+
+        mutating func add(_ reading: MeasurementRecord) {
+            readings += 1
+            rssiSum += reading.rssi
+            maxRSSI = max(maxRSSI, reading.rssi)
+            firstMs = min(firstMs, reading.timeMs)
+            if reading.timeMs > lastMs {
+                lastMs = reading.timeMs
+                lastSSID = reading.ssid
+            }
+        }
     }
 
     private var cells: [Key: Cell] = [:]
@@ -44,22 +58,8 @@ struct EmitterCellTally {
             major: ble ? reading.major ?? 0 : 0, minor: ble ? reading.minor ?? 0 : 0,
             mode: reading.mode, roomID: reading.roomID ?? 0, locationID: reading.locationID ?? 0
         )
-        guard var cell = cells[key] else {
-            cells[key] = Cell(
-                readings: 1, rssiSum: reading.rssi, maxRSSI: reading.rssi, firstMs: reading.timeMs, lastMs: reading.timeMs,
-                lastSSID: reading.ssid
-            )
-            return
-        }
-        cell.readings += 1
-        cell.rssiSum += reading.rssi
-        cell.maxRSSI = max(cell.maxRSSI, reading.rssi)
-        cell.firstMs = min(cell.firstMs, reading.timeMs)
-        if reading.timeMs > cell.lastMs {
-            cell.lastMs = reading.timeMs
-            cell.lastSSID = reading.ssid
-        }
-        cells[key] = cell
+        // Changed in place: one hash of the key per reading, not a look-up and a store.
+        cells[key, default: .empty].add(reading)
     }
 
     /// Adds the tally to `emitter_cell`, one cached upsert per cell, in the caller's transaction.

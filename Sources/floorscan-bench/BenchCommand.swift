@@ -43,12 +43,17 @@ extension BenchCommand {
         @Option(help: "Tokens stored for the many-tokens token check.")
         var manyTokens = 10_000
 
+        @Flag(name: .customLong("random-reading-ids"), help: "Ingest readings with random (version 4) IDs, as scannerd sent them before its IDs were time-ordered.")
+        var randomReadingIDs = false
+
         mutating func run() async throws {
             let folder = try TemporaryFolder("bench")
             defer { folder.remove() }
             print("floorscan benchmark — binaries from \(Binaries.directory.path)")
             let flip = try await FlipLatencyBench(flips: flips, firstReadingFlips: firstReadingFlips).run(in: folder)
-            let ingest = try await IngestBench(readings: ingestReadings, batchSize: batchSize, concurrency: concurrency, rounds: rounds).run(in: folder)
+            let ingest = try await IngestBench(
+                readings: ingestReadings, batchSize: batchSize, concurrency: concurrency, rounds: rounds, randomReadingIDs: randomReadingIDs
+            ).run(in: folder)
             let tokens = try await TokenBench(manyTokens: manyTokens).run(in: folder)
             Report(flip: flip, ingest: ingest, tokens: tokens).print()
         }
@@ -82,7 +87,8 @@ extension BenchCommand {
         @Option(help: "Run switchd under this open-file limit (prlimit --nofile).")
         var openFileLimit: Int?
 
-        @Flag(help: "Random (version 4) reading IDs, as scannerd sent them before its IDs were time-ordered.")
+        // Spelled out: ArgumentParser would make `--random-reading-i-ds` of the property's name.
+        @Flag(name: .customLong("random-reading-ids"), help: "Random (version 4) reading IDs, as scannerd sent them before its IDs were time-ordered.")
         var randomReadingIDs = false
 
         @Flag(help: "Two switchd instances on one throwaway PostgreSQL server (long-polls on B, uploads on both, flips on A) instead of one on SQLite.")

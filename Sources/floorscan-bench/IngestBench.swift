@@ -10,22 +10,33 @@ import ScanContract
 /// alone, and everything switchd stores per batch (``RawInsertBaseline/Work``). The rounds
 /// alternate (switchd, raw, raw like switchd, switchd, …) so that all meet the machine in the same
 /// state, and they are compared round by round: each figure is the median of the per-round ratios.
+///
+/// Reading IDs are time-ordered, as scannerd makes them (``UUID/timeOrdered(at:random:)``), unless
+/// `randomReadingIDs` asks for random (version 4) ones, as scannerd sent before; both sides store
+/// the same IDs either way.
 struct IngestBench {
     let readings: Int
     let batchSize: Int
     let concurrency: Int
     let rounds: Int
+    var randomReadingIDs = false
 
     /// Rates of each round, in the order run; a single fsync-bound round on a shared machine
     /// varies by ±20 % or more, and the machine's load drifts, so only rounds run next to each
     /// other are compared.
     struct Result {
         var readings: Int
+        var randomReadingIDs: Bool
         var switchdPerSecond: [Double]
         /// The readings alone (``RawInsertBaseline/Work/readingsOnly``).
         var rawPerSecond: [Double]
         /// Batch row, readings and emitter summary (``RawInsertBaseline/Work/likeSwitchd``).
         var likePerSecond: [Double]
+        /// CPU time per reading, in seconds, of each round: switchd's (every thread, from
+        /// `/proc`) and the raw like-switchd insert's (its thread). Less moved by other processes'
+        /// disk traffic than the rates are.
+        var switchdCPUPerReading: [Double]
+        var likeCPUPerRow: [Double]
         var switchdMedian: Double { median(switchdPerSecond) }
         var rawMedian: Double { median(rawPerSecond) }
         var likeMedian: Double { median(likePerSecond) }
@@ -47,17 +58,22 @@ struct IngestBench {
         _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("bench"), name: "ingest benchmark"), as: Scanner.self)
         let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench")
 
+        // Each round's readings are timed after the last round's, so time-ordered IDs keep growing.
+        var clock = Date()
         // Warm up connections and statement caches with one batch that is not counted.
-        _ = try await post(api, try makeBodies(revision: on.revision, count: 1)[0])
+        _ = try await post(api, try makeBodies(revision: on.revision, count: 1, clock: &clock)[0])
         let live = switchd.stateDir + "/switchd.sqlite"
         let raw = try RawInsertBaseline(database: live, copyTo: folder.path("raw.sqlite"), batchSize: batchSize, work: .readingsOnly)
         let like = try RawInsertBaseline(database: live, copyTo: folder.path("raw-like.sqlite"), batchSize: batchSize, work: .likeSwitchd)
         var switchdRates: [Double] = []
         var rawRates: [Double] = []
         var likeRates: [Double] = []
+        var switchdCPU: [Double] = []
+        var likeCPU: [Double] = []
         for round in 1...rounds {
-            let bodies = try makeBodies(revision: on.revision, count: readings / batchSize)
+            let bodies = try makeBodies(revision: on.revision, count: readings / batchSize, clock: &clock)
             print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw, alone and with their batch and summary …")
+            let cpuBefore = try ProcessUsage.read(pid: switchd.process.pid)
             let start = DispatchTime.now().uptimeNanoseconds
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
@@ -73,12 +89,19 @@ struct IngestBench {
                 }
             }
             let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
+            let cpuAfter = try ProcessUsage.read(pid: switchd.process.pid)
             switchdRates.append(Double(bodies.count * batchSize) / seconds)
-            rawRates.append(try raw.round())
-            likeRates.append(try like.round())
+            switchdCPU.append((cpuAfter.cpuSeconds - cpuBefore.cpuSeconds) / Double(bodies.count * batchSize))
+            rawRates.append(try raw.round().rowsPerSecond)
+            let likeRound = try like.round()
+            likeRates.append(likeRound.rowsPerSecond)
+            likeCPU.append(likeRound.cpuSecondsPerRow)
         }
         await switchd.process.terminate()
-        return Result(readings: (readings / batchSize) * batchSize, switchdPerSecond: switchdRates, rawPerSecond: rawRates, likePerSecond: likeRates)
+        return Result(
+            readings: (readings / batchSize) * batchSize, randomReadingIDs: randomReadingIDs, switchdPerSecond: switchdRates,
+            rawPerSecond: rawRates, likePerSecond: likeRates, switchdCPUPerReading: switchdCPU, likeCPUPerRow: likeCPU
+        )
     }
 
     private func post(_ api: APIClient, _ body: Data) async throws {
@@ -86,23 +109,25 @@ struct IngestBench {
         guard response.status == 201 else { throw HarnessError("ingest answered \(response.status): \(response.text.prefix(300))") }
     }
 
-    /// Batches of alternating Wi-Fi and BLE readings, encoded once up front so the client's JSON
-    /// work is not timed.
-    private func makeBodies(revision: Int, count: Int) throws -> [Data] {
+    /// Batches of alternating Wi-Fi and BLE readings 1 ms apart from `clock` on (which is moved
+    /// past the last), encoded once up front so the client's JSON work is not timed.
+    private func makeBodies(revision: Int, count: Int, clock: inout Date) throws -> [Data] {
         let floor = SimulatedFloor.demo()
         var generator = SeededGenerator(seed: 1)
         let encoder = JSONCoding.encoder()
-        let start = Date()
+        let start = clock
+        clock = start.addingTimeInterval(Double(count * batchSize) / 1000)
         return try (0..<count).map { batchIndex in
             let measurements = (0..<batchSize).map { index -> Measurement in
                 let time = start.addingTimeInterval(Double(batchIndex * batchSize + index) / 1000)
+                let id = randomReadingIDs ? UUID() : UUID.timeOrdered(at: time, random: UUID().uuid)
                 let rssi = -40 - Int(generator.next() % 50)
                 if index % 2 == 0 {
                     let ap = floor.accessPoints[index / 2 % floor.accessPoints.count]
-                    return Measurement(time: time, rssi: rssi, scan: batchIndex, observation: .wifi(ap.wifi))
+                    return Measurement(id: id, time: time, rssi: rssi, scan: batchIndex, observation: .wifi(ap.wifi))
                 }
                 let beacon = floor.beacons[index / 2 % floor.beacons.count]
-                return Measurement(time: time, rssi: rssi, scan: batchIndex, observation: .ble(beacon.ble))
+                return Measurement(id: id, time: time, rssi: rssi, scan: batchIndex, observation: .ble(beacon.ble))
             }
             return try encoder.encode(MeasurementBatch(batchID: UUID(), scannerID: try ScannerID("bench"), switchRevision: revision, measurements: measurements))
         }

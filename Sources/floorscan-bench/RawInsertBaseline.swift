@@ -1,3 +1,4 @@
+import DaemonSupport
 import Dispatch
 import Foundation
 import GRDBSQLite
@@ -66,8 +67,9 @@ final class RawInsertBaseline {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
-    /// Inserts the rows switchd stored since the last round; returns rows per second.
-    func round() throws -> Double {
+    /// Inserts the rows switchd stored since the last round; returns rows per second and the
+    /// calling thread's CPU seconds per row.
+    func round() throws -> (rowsPerSecond: Double, cpuSecondsPerRow: Double) {
         let newBatches = "FROM live.batch WHERE id > (SELECT coalesce(max(id), 0) FROM main.batch)"
         let batchRows: [[OpaquePointer?]]
         switch work {
@@ -86,6 +88,7 @@ final class RawInsertBaseline {
         }
         let batchByID = Dictionary(batchRows.map { (sqlite3_value_int64($0[0]), $0) }) { first, _ in first }
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = CPUTime.thread
         for group in groups {
             try db.exec("BEGIN IMMEDIATE")
             if work == .likeSwitchd {
@@ -102,7 +105,8 @@ final class RawInsertBaseline {
             try db.exec("COMMIT")
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Double(rows.count) / seconds
+        let cpuSeconds = (CPUTime.thread - cpuStart) / .seconds(1)
+        return (Double(rows.count) / seconds, cpuSeconds / Double(rows.count))
     }
 
     /// Runs of rows with the same batch: switchd's batches, in the order it stored them.

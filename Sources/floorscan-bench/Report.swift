@@ -27,7 +27,7 @@ struct Report {
             "flip off → scannerd idle (n=\(flip.flipToIdle.count))    p50 \(ms(flip.flipToIdle.percentile(50)))  p99 \(ms(flip.flipToIdle.percentile(99)))",
             "flip → first stored reading (n=\(flip.flipToFirstStored.count))  p50 \(ms(flip.flipToFirstStored.percentile(50)))  max \(ms(flip.flipToFirstStored.maximum))   target < 1000 ms",
             String(format: "ingest through switchd: median %.0f readings/s over %d rounds of %d readings", ingest.switchdMedian, ingest.switchdPerSecond.count, ingest.readings)
-                + " (rounds: \(rounded(ingest.switchdPerSecond)))",
+                + " (rounds: \(rounded(ingest.switchdPerSecond)); \(ingest.randomReadingIDs ? "random" : "time-ordered") reading IDs)",
             String(format: "raw SQLite batched insert, same readings, table and pragmas: median %.0f rows/s", ingest.rawMedian)
                 + " (rounds: \(rounded(ingest.rawPerSecond)))",
             String(format: "raw SQLite like switchd (batch row, readings, emitter summary): median %.0f rows/s", ingest.likeMedian)
@@ -36,6 +36,10 @@ struct Report {
                 + " (rounds: \(listed(ingest.likePairRatios)))",
             String(format: "ingest ratio switchd / raw readings only, median of %d alternated rounds: %.2f", ingest.pairRatios.count, ingest.ratio)
                 + " (rounds: \(listed(ingest.pairRatios)))",
+            String(
+                format: "CPU per reading, medians: switchd %.1f µs (all threads), raw like switchd %.1f µs (its thread)",
+                median(ingest.switchdCPUPerReading) * 1e6, median(ingest.likeCPUPerRow) * 1e6
+            ),
             tokenLine,
             "",
         ]
@@ -48,6 +52,8 @@ struct Report {
             "flipToFirstStoredP50Ms": flip.flipToFirstStored.percentile(50), "flipToFirstStoredMaxMs": flip.flipToFirstStored.maximum,
             "ingestPerSecond": ingest.switchdMedian, "rawInsertPerSecond": ingest.rawMedian, "ingestRatio": ingest.ratio,
             "rawLikeSwitchdPerSecond": ingest.likeMedian, "ingestRatioLikeForLike": ingest.likeRatio,
+            "switchdCPUPerReadingMicroseconds": median(ingest.switchdCPUPerReading) * 1e6,
+            "rawLikeSwitchdCPUPerRowMicroseconds": median(ingest.likeCPUPerRow) * 1e6,
             "tokenCheckFewP50Ms": tokens.few.percentile(50), "tokenCheckManyP50Ms": tokens.many.percentile(50),
             "tokenCheckManyOverFewRate": tokens.manyPerSecond / tokens.fewPerSecond,
         ]

@@ -19,19 +19,15 @@ struct BatchRecord: Codable, FetchableRecord, RowIDRecord {
         case id, uuid, scannerID = "scanner_id", revision, receivedMs = "received_ms", stored, discarded
     }
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let uuid = Column(CodingKeys.uuid)
-        static let stored = Column(CodingKeys.stored)
-        static let discarded = Column(CodingKeys.discarded)
-    }
+    // Ingest asks both once per batch: literal SQL through the connection's statement cache,
+    // rather than a query built, compiled and authorized anew for every batch.
 
     /// Whether the batch with this ID was discarded; nil when no such batch is stored.
     static func discarded(_ db: Database, batchID: UUID) throws -> Bool? {
-        try Bool.fetchOne(db, BatchRecord.select(Columns.discarded).filter(Columns.uuid == batchID))
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT discarded FROM batch WHERE uuid = ?"), arguments: [batchID])
     }
 
     static func setStored(_ db: Database, id: Int64, count: Int) throws {
-        try BatchRecord.filter(key: id).updateAll(db, Columns.stored.set(to: count))
+        try db.cachedStatement(sql: "UPDATE batch SET stored = ? WHERE id = ?").execute(arguments: [count, id])
     }
 }
