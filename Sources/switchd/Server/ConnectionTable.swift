@@ -18,8 +18,9 @@ import Synchronization
 ///
 /// Hummingbird asks again only when a connection closes. So when the answer was "wait" with
 /// nothing to close (every connection busy, or accepted but not yet tracked, which a loaded
-/// machine makes likely), the first connection to become idle later (tracked, or its request
-/// answered) is closed for room at once; otherwise accepting would stall until an idle timeout.
+/// machine makes likely), the next idle connection is closed for room as soon as there is one
+/// other than a connection just tracked (or one whose answer has just been written); otherwise
+/// accepting would stall until an idle timeout.
 final class ConnectionTable: Sendable {
     let limit: Int
     /// Connections accepted past `limit` only to be answered once and closed.
@@ -40,10 +41,11 @@ final class ConnectionTable: Sendable {
         var acceptorWaiting = false
 
         /// When the acceptor waits with nothing closing, takes the connection idle longest (within
-        /// the limit) out of the table to be closed for room.
-        mutating func roomForWaitingAcceptor() -> (any Channel)? {
+        /// the limit, other than `sparing`) out of the table to be closed for room.
+        mutating func roomForWaitingAcceptor(sparing: (any Channel)? = nil) -> (any Channel)? {
             guard acceptorWaiting, closingForRoom == 0,
-                let victim = connections.values.filter({ $0.requestsInProgress == 0 && !$0.overflow }).min(by: { $0.idleSince < $1.idleSince })
+                let victim = connections.values.filter({ $0.requestsInProgress == 0 && !$0.overflow && $0.channel !== sparing })
+                    .min(by: { $0.idleSince < $1.idleSince })
             else { return nil }
             connections[ObjectIdentifier(victim.channel)] = nil
             closingForRoom += 1
@@ -148,8 +150,9 @@ final class ConnectionTable: Sendable {
 
     /// Starts tracking an accepted connection's requests; it is idle until its first request.
     /// One accepted while `limit` connections within the limit are tracked is an overflow one.
-    /// When the acceptor waits with nothing closing, the connection idle longest is closed for
-    /// room (this one when it is the only idle one; then once its pipeline is set up).
+    /// When the acceptor waits with nothing closing, the connection idle longest other than this
+    /// one is closed for room: a connection just accepted is there to be served (closing it
+    /// unanswered would only churn; CI saw `/healthz` get an empty reply that way).
     func track(_ channel: any Channel) {
         let victim = state.withLock { state in
             state.idleTicket += 1
@@ -157,14 +160,9 @@ final class ConnectionTable: Sendable {
             // connections closed for room leave the table at once.
             let withinLimit = state.connections.values.count { !$0.overflow }
             state.connections[ObjectIdentifier(channel)] = Connection(channel: channel, idleSince: state.idleTicket, overflow: withinLimit >= limit)
-            return state.roomForWaitingAcceptor()
+            return state.roomForWaitingAcceptor(sparing: channel)
         }
-        guard let victim else { return }
-        if victim === channel {
-            channel.eventLoop.execute { channel.close(promise: nil) }
-        } else {
-            victim.close(promise: nil)
-        }
+        victim?.close(promise: nil)
     }
 
     func untrack(_ channel: any Channel) {
