@@ -10,8 +10,11 @@ struct ScannerdCommand: AsyncParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// `scannerd run --config FILE` reads its settings from the file first.
+    /// `scannerd run --config FILE` reads its settings from the file first. Transparent huge pages
+    /// go off first, before threads touch their stacks (``TransparentHugePages``); if the kernel
+    /// refuses, scannerd runs with them as they are.
     static func main() async {
+        _ = TransparentHugePages.disableForThisProcess()
         await main(configuring: RunCommand.self)
     }
 }
