@@ -56,11 +56,12 @@ extension AppDatabase {
     static let calibrationSightings = 500
 
     /// Re-estimates `scannerID`'s receive offset from its latest sightings of registered beacons
-    /// on its floor (``ReceiveOffsetEstimate``); leaves the placement as it is when there are none.
-    static func recalibrate(_ scannerID: ScannerID, in db: Database) throws {
+    /// on its floor (``ReceiveOffsetEstimate``), each window's RSSI its `statistic`; leaves the
+    /// placement as it is when there are none.
+    static func recalibrate(_ scannerID: ScannerID, reading statistic: TagRSSIStatistic, in db: Database) throws {
         guard var placement = try ScannerPlacementRecord.fetchOne(db, key: scannerID.rawValue) else { return }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT sighting.median_rssi, beacon.x, beacon.y, beacon.z, beacon.measured_power
+            SELECT \(statistic.sql(sighting: "sighting")) AS rssi, beacon.x, beacon.y, beacon.z, beacon.measured_power
             FROM sighting JOIN beacon ON beacon.id = sighting.beacon_id
             WHERE sighting.scanner_id = ? AND beacon.floor_id = ?
             ORDER BY sighting.id DESC LIMIT ?
@@ -68,7 +69,7 @@ extension AppDatabase {
         let samples = rows.map { row in
             let dx = placement.x - (row["x"] as Double), dy = placement.y - (row["y"] as Double), dz = placement.height - (row["z"] as Double)
             return ReceiveOffsetSample(
-                rssi: row["median_rssi"], txPower: Double(row["measured_power"] as Int),
+                rssi: row["rssi"], txPower: Double(row["measured_power"] as Int),
                 distance: (dx * dx + dy * dy + dz * dz).squareRoot(), exponent: placement.pathLossExponent
             )
         }

@@ -14,11 +14,18 @@ public struct FixedScannerLocator: Sendable {
     public var fingerprint: TagFingerprint
     /// Multiply each method's accuracy radius before fusing (and so in the estimate returned).
     public var scales: TagAccuracyScales
+    /// Multiplies multilateration's inverse-variance weight in the fusion (its scaled radius is
+    /// divided by the square root); 0 leaves it out wherever the fingerprint places the tag.
+    public var multilaterationWeight: Double
 
-    public init(multilateration: TagMultilateration, fingerprint: TagFingerprint, scales: TagAccuracyScales = TagAccuracyScales()) {
+    public init(
+        multilateration: TagMultilateration, fingerprint: TagFingerprint, scales: TagAccuracyScales = TagAccuracyScales(),
+        multilaterationWeight: Double = 1
+    ) {
         self.multilateration = multilateration
         self.fingerprint = fingerprint
         self.scales = scales
+        self.multilaterationWeight = multilaterationWeight
     }
 
     /// The tag's position (named by the one method that placed it, or `fused`), its power at 1 m being `txPower` dBm; nil when neither method places
@@ -33,7 +40,8 @@ public struct FixedScannerLocator: Sendable {
         }
         guard var fingerprinted = fingerprint.locate(losses) else { return multilaterated }
         fingerprinted.accuracyMetres *= scales.fingerprint
-        guard let multilaterated else { return fingerprinted }
-        return PositionFusion(floorAuthorities: [TagFingerprint.methodName]).fuse([multilaterated, fingerprinted])
+        guard var weighted = multilaterated, multilaterationWeight > 0 else { return fingerprinted }
+        weighted.accuracyMetres /= multilaterationWeight.squareRoot()
+        return PositionFusion(floorAuthorities: [TagFingerprint.methodName]).fuse([weighted, fingerprinted])
     }
 }

@@ -241,14 +241,19 @@ import Testing
                 .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
             )
             var sightings: [Sighting] = []
-            for (minor, x) in [(1, 2.0), (2, 4.0), (3, 8.0)] {
+            // At these distances the model's RSSI is a whole dBm, so a window's median and
+            // strongest reading can both be it: the estimate is exact whichever switchd reads.
+            for (minor, x) in [(1, 1.0), (2, 10.0.squareRoot()), (3, 10.0)] {
                 let beacon = try await client.expect(
                     .created, .post, "/v1/beacons",
                     json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: UInt16(minor), floorID: world.ground.id, x: x, y: 0, z: 1, measuredPower: -59),
                     as: Beacon.self
                 )
                 // This receiver reads 6 dB below the model.
-                sightings.append(TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -59 - 20 * log10(x) - 6, at: 1))
+                let rssi = (-59 - 20 * log10(x) - 6).rounded()
+                var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: rssi, at: 1)
+                sighting.maxRSSI = Int(rssi)
+                sightings.append(sighting)
             }
             let receipt = try await client.expect(
                 .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: sightings), as: SightingReceipt.self
