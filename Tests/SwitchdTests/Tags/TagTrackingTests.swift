@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Positioning
 import ScanContract
 import Testing
 @testable import switchd
@@ -268,6 +269,30 @@ import Testing
                 json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1, receiveOffsetOverride: 2), as: ScannerPlacement.self
             )
             #expect(overridden.receiveOffset == 2 && overridden.estimatedReceiveOffset == placement.estimatedReceiveOffset)
+        }
+    }
+
+    @Test func theOffsetIsEstimatedFromTheFigureTagsAreLocatedWith() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            _ = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
+            )
+            let beacon = try await client.expect(
+                .created, .post, "/v1/beacons",
+                json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: 1, floorID: world.ground.id, x: 10, y: 0, z: 1, measuredPower: -59),
+                as: Beacon.self
+            )
+            // The model says −79 dBm at 10 m: the window's strongest reading matches it, its median
+            // lies 6 dB below. Each statistic would estimate its own offset.
+            var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -85, at: 1)
+            sighting.maxRSSI = -79
+            _ = try await client.expect(
+                .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: [sighting]), as: SightingReceipt.self
+            )
+            let placement = try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self)
+            let read = TagRSSIStatistic.trackerDefault.value(median: -85, strongest: -79)
+            #expect(abs((placement.estimatedReceiveOffset ?? .nan) - (-79 - read)) < 1e-6, "estimated \(String(describing: placement.estimatedReceiveOffset))")
         }
     }
 
