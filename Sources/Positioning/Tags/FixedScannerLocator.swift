@@ -31,8 +31,15 @@ public struct FixedScannerLocator: Sendable {
     /// The tag's position (named by the one method that placed it, or `fused`), its power at 1 m being `txPower` dBm; nil when neither method places
     /// it (no hearing with a finite RSSI below 0 dBm). The fingerprint reads the raw RSSI, not
     /// the offset-corrected one: its map was heard by the same receivers.
-    public func locate(_ hearings: [FixedScannerHearing], txPower: Double) -> PositionEstimate? {
-        var multilaterated = multilateration.locate(hearings, txPower: txPower)
+    ///
+    /// `readingAboveDeclared` (dB) is how far the hearings' figure of a window lies above the
+    /// figure `txPower` was declared in: a tag's power at 1 m is declared as a typical reading
+    /// (iBeacon's measured power), so a window's strongest reading lies above it by about its
+    /// mean gap over the median. Multilateration ranges against `txPower` raised by it, which is
+    /// ranging with each reading lowered by it. The fingerprint does not: its map's path losses
+    /// are the beacons' declared powers less the same figure of their windows, like with like.
+    public func locate(_ hearings: [FixedScannerHearing], txPower: Double, readingAboveDeclared: Double = 0) -> PositionEstimate? {
+        var multilaterated = multilateration.locate(hearings, txPower: txPower + readingAboveDeclared)
         multilaterated?.accuracyMetres *= scales.multilateration
         var losses: [String: Double] = [:]
         for hearing in hearings where hearing.rssi.isFinite && hearing.rssi < 0 {

@@ -42,7 +42,7 @@ struct AnnotatedTagReplay {
             trackWindows += TagReplayScene.windows(readings, seconds: window)
         }
         let trackScene = TagReplayScene(
-            receivers: receivers, model: try TagModelFit.choose(allPoints, receivers: receivers, statistic: .trackerDefault), calibration: allPoints, windows: trackWindows
+            receivers: receivers, model: try TagModelFit.choose(allPoints, receivers: receivers, statistic: .median), calibration: allPoints, windows: trackWindows
         )
 
         let setOne = calibration(1)
@@ -52,7 +52,7 @@ struct AnnotatedTagReplay {
             staticWindows += windows.prefix(staticWindowsPerPoint ?? windows.count)
         }
         let staticScene = TagReplayScene(
-            receivers: receivers, model: try TagModelFit.choose(setOne, receivers: receivers, statistic: .trackerDefault), calibration: setOne, windows: staticWindows
+            receivers: receivers, model: try TagModelFit.choose(setOne, receivers: receivers, statistic: .median), calibration: setOne, windows: staticWindows
         )
         return [("tracks", trackScene), ("static-train1-test2", staticScene)]
     }

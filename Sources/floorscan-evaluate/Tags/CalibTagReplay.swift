@@ -72,7 +72,7 @@ struct CalibTagReplay {
         }
         // The robot carries the tag at one height; no stop records it, so the fit chooses it.
         let all = train.map { TagReplayScene.CalibrationPoint(x: $0.x, y: $0.y, z: 0, windows: [heard($0)]) }
-        let model = try TagModelFit.choose(all, receivers: anchors, statistic: .trackerDefault)
+        let model = try TagModelFit.choose(all, receivers: anchors, statistic: .median)
         let step = max(train.count / calibrationPoints, 1)
         let calibration = stride(from: 0, to: all.count, by: step).prefix(calibrationPoints).map { index in
             var point = all[index]

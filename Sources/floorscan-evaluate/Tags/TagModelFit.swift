@@ -4,7 +4,9 @@ import Positioning
 /// The settings of a replay, chosen on its training part only: the tag's power at 1 m, the
 /// path-loss exponent and the height the tag is carried at, from a least-squares log-distance fit
 /// of the training windows (every receiver pooled) at each candidate height, keeping the height
-/// whose fit leaves the smallest spread; each window's RSSI read as switchd reads it (``TagRSSIStatistic``).
+/// whose fit leaves the smallest spread; each window's RSSI read as `statistic`. The replays fit
+/// in the median's sense (``TagRSSIStatistic/median``), the sense an admin declares a tag's power
+/// in, so that switchd's correction of the figure it reads (its gap above the median) is exercised.
 struct TagModelFit: Encodable {
     var txPower: Double
     var exponent: Double

@@ -28,7 +28,10 @@ actor TagTracker {
         var fingerprint = TagFingerprint.Settings(k: 3)
         var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.1)
         /// Which figure of a sighting stands for its window: in the tag's hearings, the
-        /// fingerprint map and the receive-offset estimate alike.
+        /// fingerprint map and the receive-offset estimate alike. Where it is compared with a
+        /// declared power (multilateration, the offset estimate), its mean gap above the median is
+        /// taken off first (``TagRSSIStatistic/meanAboveMedian(_:)``), so a declared power and
+        /// an estimated offset keep their physical meaning.
         var rssiStatistic = TagRSSIStatistic.trackerDefault
         /// Seconds of sighting time (the windows' ends) the fingerprint map stays in use while only
         /// new windows of registered beacons and the offsets estimated from them changed. Listening
@@ -73,7 +76,10 @@ actor TagTracker {
         multilateration.tagHeight = tag.height
         let (map, scales) = try await fingerprintMap(at: time)
         let method = FixedScannerLocator(multilateration: TagMultilateration(settings: multilateration), fingerprint: map, scales: scales)
-        guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
+        // The tag's txPower is declared as a typical (median) reading: range with the statistic
+        // less its mean gap above the median over the tag's recent windows.
+        let gap = try await database.readingAboveMedian(settings.rssiStatistic, of: .tag(tagID, storedUpTo: storedUpTo))
+        guard let raw = method.locate(hearings, txPower: Double(tag.txPower), readingAboveDeclared: gap), let floorID = raw.floorID else { return nil }
         var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
         let seconds = time.timeIntervalSince1970
         if let before = track.before, abs(seconds - before.time) <= settings.sameInstant {
@@ -118,7 +124,8 @@ actor TagTracker {
             )
         }
         let scales = TagAccuracyScales(
-            points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map
+            points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map,
+            readingAboveDeclared: try await database.readingAboveMedian(settings.rssiStatistic, of: .beacons)
         )
         fingerprints = (map, scales, beacons, placements, time)
         return (map, scales)

@@ -272,7 +272,9 @@ import Testing
         }
     }
 
-    @Test func theOffsetIsEstimatedFromTheFigureTagsAreLocatedWith() async throws {
+    /// A beacon's measured power is declared in the median's sense: whichever figure of a window
+    /// switchd reads, the offset it estimates is the receiver's own.
+    @Test func theOffsetIsTheReceiversOwnWhicheverFigureIsRead() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             _ = try await client.expect(
@@ -283,16 +285,49 @@ import Testing
                 json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: 1, floorID: world.ground.id, x: 10, y: 0, z: 1, measuredPower: -59),
                 as: Beacon.self
             )
-            // The model says −79 dBm at 10 m: the window's strongest reading matches it, its median
-            // lies 6 dB below. Each statistic would estimate its own offset.
+            // The model says −79 dBm at 10 m; this receiver's median reads 6 dB below it, and the
+            // window's strongest reading lies 5 dB above its median.
             var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -85, at: 1)
-            sighting.maxRSSI = -79
+            sighting.maxRSSI = -80
             _ = try await client.expect(
                 .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: [sighting]), as: SightingReceipt.self
             )
             let placement = try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self)
-            let read = TagRSSIStatistic.trackerDefault.value(median: -85, strongest: -79)
-            #expect(abs((placement.estimatedReceiveOffset ?? .nan) - (-79 - read)) < 1e-6, "estimated \(String(describing: placement.estimatedReceiveOffset))")
+            #expect(abs((placement.estimatedReceiveOffset ?? .nan) - 6) < 1e-6, "estimated \(String(describing: placement.estimatedReceiveOffset))")
+        }
+    }
+
+    /// A tag's txPower is declared in the median's sense (iBeacon's measured power): windows whose
+    /// strongest reading lies 6 dB above their median still range the tag to where it is, not
+    /// to half its distances (ranged with the strongest reading against the declared power, the
+    /// tag at (1.5, 2) is placed 0.75 m off; corrected, 0.14 m).
+    @Test func aDeclaredPowerRangesTheTagWhateverItsStrongestReadingLiesAbove() async throws {
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            _ = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, txPower: -59), as: ScanContract.Tag.self
+            )
+            var positions: [TagPosition] = []
+            for second in 1...4 {
+                for index in TagWorld.corners.indices {
+                    // The median is the model's reading (as a whole dBm: the wire's strongest is one).
+                    let median = TagWorld.rssi(index, tagAt: 1.5, 2).rounded()
+                    var sighting = TagWorld.sighting(rssi: median, at: TimeInterval(second))
+                    sighting.maxRSSI = Int(median) + 6
+                    let receipt = try await client.expect(
+                        .created, .post, "/v1/sightings", json: SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [sighting]),
+                        as: SightingReceipt.self
+                    )
+                    positions += receipt.positions
+                }
+            }
+            #expect(positions.count == 3)
+            for position in positions {
+                let error = ((position.x - 1.5) * (position.x - 1.5) + (position.y - 2) * (position.y - 2)).squareRoot()
+                print("declared power, strongest reading 6 dB above the median: \(position.x), \(position.y), error \(error) m")
+                #expect(position.method == "tag-multilateration+filtered" && error < 0.3, "\(position)")
+            }
         }
     }
 
