@@ -9,7 +9,7 @@ import Foundation
 struct TagSelectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags-select",
-        abstract: "Choose the tag tracker's k and Kalman noise by cross-validation on the fixed-receiver datasets' training parts."
+        abstract: "Choose the tag tracker's RSSI statistic, fusion weight, outlier rule and Kalman noise by cross-validation on the fixed-receiver datasets' training parts."
     )
 
     @Option(name: .customLong("position-annotated"), help: "The position-annotated-ble folder.")

@@ -33,11 +33,13 @@ struct TagSettingsSelectionTests {
             return TagReplayScene.Window(end: 1000 + Double(step), length: 1, heard: Self.heard(atX: x, y: y), truthX: x, truthY: y)
         }
         let part = TagSettingsSelection.Part(
-            name: "simulated", receivers: Self.receivers, model: Self.model, folds: [TagSettingsSelection.Fold(map: map, tracks: [walk])]
+            name: "simulated", receivers: Self.receivers, models: Dictionary(uniqueKeysWithValues: TagRSSIStatistic.allCases.map { ($0, Self.model) }),
+            folds: [TagSettingsSelection.Fold(map: map, tracks: [walk])]
         )
         let output = TagSettingsSelection().select([part])
         #expect(output.scores.count == TagSettingsSelection.candidates.count)
-        #expect(output.scores.first?.candidate == TagSettingsSelection.Candidate(k: 5, accelerationNoise: 0.5), "the old defaults first")
+        let before = TagSettingsSelection.Candidate(statistic: .median, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: 0.25)
+        #expect(output.scores.first?.candidate == before, "switchd's settings before the selection first")
         let best = output.scores.map(\.mean).min()
         #expect(output.scores.first { $0.candidate == output.chosen }?.mean == best)
         #expect((best ?? .infinity) < 1, "a walk heard without noise is placed within a metre: \(String(describing: best))")

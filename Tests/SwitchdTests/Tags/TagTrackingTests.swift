@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Positioning
 import ScanContract
 import Testing
 @testable import switchd
@@ -241,14 +242,19 @@ import Testing
                 .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
             )
             var sightings: [Sighting] = []
-            for (minor, x) in [(1, 2.0), (2, 4.0), (3, 8.0)] {
+            // At these distances the model's RSSI is a whole dBm, so a window's median and
+            // strongest reading can both be it: the estimate is exact whichever switchd reads.
+            for (minor, x) in [(1, 1.0), (2, 10.0.squareRoot()), (3, 10.0)] {
                 let beacon = try await client.expect(
                     .created, .post, "/v1/beacons",
                     json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: UInt16(minor), floorID: world.ground.id, x: x, y: 0, z: 1, measuredPower: -59),
                     as: Beacon.self
                 )
                 // This receiver reads 6 dB below the model.
-                sightings.append(TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -59 - 20 * log10(x) - 6, at: 1))
+                let rssi = (-59 - 20 * log10(x) - 6).rounded()
+                var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: rssi, at: 1)
+                sighting.maxRSSI = Int(rssi)
+                sightings.append(sighting)
             }
             let receipt = try await client.expect(
                 .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: sightings), as: SightingReceipt.self
@@ -263,6 +269,65 @@ import Testing
                 json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1, receiveOffsetOverride: 2), as: ScannerPlacement.self
             )
             #expect(overridden.receiveOffset == 2 && overridden.estimatedReceiveOffset == placement.estimatedReceiveOffset)
+        }
+    }
+
+    /// A beacon's measured power is declared in the median's sense: whichever figure of a window
+    /// switchd reads, the offset it estimates is the receiver's own.
+    @Test func theOffsetIsTheReceiversOwnWhicheverFigureIsRead() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            _ = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
+            )
+            let beacon = try await client.expect(
+                .created, .post, "/v1/beacons",
+                json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: 1, floorID: world.ground.id, x: 10, y: 0, z: 1, measuredPower: -59),
+                as: Beacon.self
+            )
+            // The model says −79 dBm at 10 m; this receiver's median reads 6 dB below it, and the
+            // window's strongest reading lies 5 dB above its median.
+            var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -85, at: 1)
+            sighting.maxRSSI = -80
+            _ = try await client.expect(
+                .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: [sighting]), as: SightingReceipt.self
+            )
+            let placement = try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self)
+            #expect(abs((placement.estimatedReceiveOffset ?? .nan) - 6) < 1e-6, "estimated \(String(describing: placement.estimatedReceiveOffset))")
+        }
+    }
+
+    /// A tag's txPower is declared in the median's sense (iBeacon's measured power): windows whose
+    /// strongest reading lies 6 dB above their median still range the tag to where it is, not
+    /// to half its distances (ranged with the strongest reading against the declared power, the
+    /// tag at (1.5, 2) is placed 0.75 m off; corrected, 0.14 m).
+    @Test func aDeclaredPowerRangesTheTagWhateverItsStrongestReadingLiesAbove() async throws {
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            _ = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, txPower: -59), as: ScanContract.Tag.self
+            )
+            var positions: [TagPosition] = []
+            for second in 1...4 {
+                for index in TagWorld.corners.indices {
+                    // The median is the model's reading (as a whole dBm: the wire's strongest is one).
+                    let median = TagWorld.rssi(index, tagAt: 1.5, 2).rounded()
+                    var sighting = TagWorld.sighting(rssi: median, at: TimeInterval(second))
+                    sighting.maxRSSI = Int(median) + 6
+                    let receipt = try await client.expect(
+                        .created, .post, "/v1/sightings", json: SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [sighting]),
+                        as: SightingReceipt.self
+                    )
+                    positions += receipt.positions
+                }
+            }
+            #expect(positions.count == 3)
+            for position in positions {
+                let error = ((position.x - 1.5) * (position.x - 1.5) + (position.y - 2) * (position.y - 2)).squareRoot()
+                print("declared power, strongest reading 6 dB above the median: \(position.x), \(position.y), error \(error) m")
+                #expect(position.method == "tag-multilateration+filtered" && error < 0.3, "\(position)")
+            }
         }
     }
 
