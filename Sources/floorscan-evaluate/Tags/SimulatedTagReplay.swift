@@ -19,6 +19,8 @@ struct SimulatedTagReplay {
     var speed = 0.5
     var laps = 2
     var advertisementInterval = 0.2
+    /// The corners the tag walks through, `laps` times: the site's rectangle by default.
+    var path: [(Double, Double)] = [(3, 3), (21, 3), (21, 11), (3, 11), (3, 3)]
 
     func scene() -> TagReplayScene {
         var generator = SeededGenerator(seed: seed)
@@ -41,7 +43,6 @@ struct SimulatedTagReplay {
             }
             return TagReplayScene.CalibrationPoint(x: x, y: y, z: Self.height, windows: windows)
         }
-        let path: [(Double, Double)] = [(3, 3), (21, 3), (21, 11), (3, 11), (3, 3)]
         var readings: [TagReplayScene.Reading] = []
         var time = Self.start
         for _ in 0..<laps {
@@ -62,6 +63,23 @@ struct SimulatedTagReplay {
         return TagReplayScene(
             receivers: receivers, model: model, calibration: calibration,
             windows: TagReplayScene.windows(readings, seconds: window, origin: Self.start)
+        )
+    }
+
+    /// The fourth selection's simulated walks (``TagSettingsSelection``): one fold per seed, its
+    /// map the four beacons heard as the site hears them, its track a walk there and back along an
+    /// open path with right-angle turns and a reversal at each end, so the filter's noise is
+    /// tried where the tag turns. None of the seeds is the reported site's (15).
+    ///
+    /// - Throws: ``PathLossFitError`` when a statistic gives no plausible fit of the model.
+    static func selectionPart(seeds: [UInt64] = [101, 102, 103]) throws -> TagSettingsSelection.Part {
+        let there: [(Double, Double)] = [(3, 3), (21, 3), (21, 11), (9, 11), (9, 6)]
+        let scenes = seeds.map { SimulatedTagReplay(seed: $0, laps: 1, path: there + there.reversed().dropFirst()).scene() }
+        let receivers = scenes[0].receivers
+        return TagSettingsSelection.Part(
+            name: "simulated walks (\(seeds.count) seeds, turns and reversals)", receivers: receivers,
+            models: try TagSettingsSelection.Part.models(scenes.flatMap(\.calibration), receivers: receivers),
+            folds: scenes.map { TagSettingsSelection.Fold(map: $0.calibration, tracks: [$0.windows]) }
         )
     }
 }

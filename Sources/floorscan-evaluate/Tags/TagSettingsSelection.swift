@@ -30,22 +30,39 @@ struct TagSettingsSelection {
     /// The fingerprint's k, chosen by the selection before this one and not searched again.
     static let k = 3
 
-    /// switchd's settings before this selection first, so a tie keeps them; then the grid.
-    static let candidates: [Candidate] = {
-        let before = Candidate(statistic: .median, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: 0.25)
-        var all = [before]
-        for statistic in TagRSSIStatistic.allCases {
-            for weight in [0, 0.5, 1, 2] {
-                for drops in [false, true] {
-                    for noise in [0.1, 0.25, 0.5] {
-                        let candidate = Candidate(statistic: statistic, multilaterationWeight: weight, dropsWorstScanner: drops, accelerationNoise: noise)
-                        if candidate != before { all.append(candidate) }
+    /// Which selection's candidates are compared (docs/tags.md has each, written before it ran).
+    enum Round: String, CaseIterable, Encodable {
+        /// RSSI statistic × fusion weight × outlier rule × Kalman noise; switchd's settings before it first.
+        case third
+        /// The Kalman noise alone, the rest as the third chose; its choice (0.1 m/s²) first.
+        case fourth
+
+        var candidates: [Candidate] {
+            switch self {
+            case .third:
+                let before = Candidate(statistic: .median, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: 0.25)
+                var all = [before]
+                for statistic in TagRSSIStatistic.allCases {
+                    for weight in [0, 0.5, 1, 2] {
+                        for drops in [false, true] {
+                            for noise in [0.1, 0.25, 0.5] {
+                                let candidate = Candidate(statistic: statistic, multilaterationWeight: weight, dropsWorstScanner: drops, accelerationNoise: noise)
+                                if candidate != before { all.append(candidate) }
+                            }
+                        }
                     }
+                }
+                return all
+            case .fourth:
+                return [0.1, 0.05, 0.25, 0.5, 1].map {
+                    Candidate(statistic: .strongest, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: $0)
                 }
             }
         }
-        return all
-    }()
+    }
+
+    /// The candidates, switchd's settings before the selection first so a tie keeps them.
+    var candidates = Round.fourth.candidates
 
     /// One fold: the training points that make the map, and the held-out tracks (each a time
     /// ordered run of windows, with where the tag was).
@@ -96,9 +113,9 @@ struct TagSettingsSelection {
     func select(_ parts: [Part]) -> Output {
         var errors: [Candidate: [String: Double]] = [:]
         for part in parts {
-            for locating in Set(Self.candidates.map(\.locating)) {
+            for locating in Set(candidates.map(\.locating)) {
                 let estimates = part.folds.map { locate($0, part: part, settings: locating) }
-                for candidate in Self.candidates where candidate.locating == locating {
+                for candidate in candidates where candidate.locating == locating {
                     var all: [Double] = []
                     for (fold, tracks) in zip(part.folds, estimates) {
                         all += smoothErrors(fold, estimates: tracks, noise: candidate.accelerationNoise)
@@ -107,7 +124,7 @@ struct TagSettingsSelection {
                 }
             }
         }
-        let scores = Self.candidates.map { candidate in
+        let scores = candidates.map { candidate in
             let byPart = errors[candidate] ?? [:]
             return Score(candidate: candidate, parts: byPart, mean: byPart.values.reduce(0, +) / Double(max(byPart.count, 1)))
         }
