@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Positioning
 import ScanContract
 import Testing
@@ -109,6 +110,28 @@ import Testing
             await clock.advance(by: TagWindowCloser.defaultCloseAfter + .milliseconds(1))
             let page = try await TagWorld.positions(client, of: tag.id, count: 1)
             #expect(page.count == 1 && page.first?.scannersHeard == 4, "one position, from all four posts")
+        }
+    }
+
+    /// Posts of one window arriving together may reach the window closer in another order than
+    /// the store took them: the window still counts every post's sighting, not only those stored
+    /// up to the post that reached it last (which made the same sightings locate differently).
+    @Test func postsOfOneWindowReachingTheCloserOutOfOrderAreAllCounted() async throws {
+        let database = try AppDatabase.inMemory()
+        try await makeApp(database, clock: WatchedClock()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            _ = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+            let stored = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=4", as: [StoredSighting].self).map(\.id)
+            let (last, second) = (try #require(stored.max()), try #require(stored.sorted().dropFirst().first))
+
+            let closer = TagWindowCloser(tracker: TagTracker(database: database), clock: WatchedClock(), logger: Logger(label: "test")) { _ in }
+            let end = Readings.start.addingTimeInterval(1)
+            #expect(try await closer.heard([tag.id: end], storedUpTo: last).isEmpty)
+            #expect(try await closer.heard([tag.id: end], storedUpTo: second).isEmpty, "an earlier-stored post reaching it last")
+            let closed = try await closer.heard([tag.id: end.addingTimeInterval(1)], storedUpTo: last + 1)
+            #expect(closed.map(\.scannersHeard) == [4], "every post of the window counted")
         }
     }
 
