@@ -41,13 +41,21 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
 
     /// Waits until at least `count` events have arrived; throws on timeout or when the stream ends first.
     public func waitForEvents(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [ServerSentEvent] {
+        try await waitForEvents(timeout: timeout, described: "\(count) events") { $0.count >= count }
+    }
+
+    /// Waits until the events arrived so far satisfy `enough`, and returns them; throws on
+    /// timeout or when the stream ends first.
+    public func waitForEvents(
+        timeout: Duration = .seconds(30), described: String = "the events awaited", until enough: ([ServerSentEvent]) -> Bool
+    ) async throws -> [ServerSentEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (current, error, clean) = lock.withLock { (events, ended, endedCleanly) }
-            if current.count >= count { return current }
+            if enough(current) { return current }
             if let error { throw HarnessError("event stream failed after \(current.count) events: \(error)") }
-            if clean { throw HarnessError("event stream ended after \(current.count) of \(count) events") }
-            if ContinuousClock.now >= deadline { throw HarnessError("only \(current.count) of \(count) events within \(timeout)") }
+            if clean { throw HarnessError("event stream ended after \(current.count) events, before \(described)") }
+            if ContinuousClock.now >= deadline { throw HarnessError("\(current.count) events within \(timeout), not \(described)") }
             try await Task.sleep(for: .milliseconds(5))
         }
     }
