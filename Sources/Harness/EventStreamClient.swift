@@ -44,15 +44,23 @@ public final class EventStreamClient: NSObject, URLSessionDataDelegate, @uncheck
     /// Waits until at least `count` events have arrived, woken as each arrives; throws after
     /// `timeout` (a backstop) or when the stream ends first.
     public func waitForEvents(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [ServerSentEvent] {
+        try await waitForEvents(timeout: timeout, described: "\(count) events") { $0.count >= count }
+    }
+
+    /// Waits until the events arrived so far satisfy `enough`, woken as each arrives, and returns
+    /// them; throws after `timeout` (a backstop) or when the stream ends first.
+    public func waitForEvents(
+        timeout: Duration = .seconds(60), described: String = "the events awaited", until enough: ([ServerSentEvent]) -> Bool
+    ) async throws -> [ServerSentEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let seen = news.current
             let (current, error, clean) = lock.withLock { (events, ended, endedCleanly) }
-            if current.count >= count { return current }
+            if enough(current) { return current }
             if let error { throw HarnessError("event stream failed after \(current.count) events: \(error)") }
-            if clean { throw HarnessError("event stream ended after \(current.count) of \(count) events") }
+            if clean { throw HarnessError("event stream ended after \(current.count) events, before \(described)") }
             guard await news.wait(after: seen, before: deadline) else {
-                throw HarnessError("only \(current.count) of \(count) events within \(timeout)")
+                throw HarnessError("\(current.count) events within \(timeout), not \(described)")
             }
         }
     }

@@ -56,19 +56,25 @@ extension AppDatabase {
     static let calibrationSightings = 500
 
     /// Re-estimates `scannerID`'s receive offset from its latest sightings of registered beacons
-    /// on its floor (``ReceiveOffsetEstimate``); leaves the placement as it is when there are none.
-    static func recalibrate(_ scannerID: ScannerID, in db: Database) throws {
+    /// on its floor (``ReceiveOffsetEstimate``), each window's RSSI its `statistic` less the
+    /// statistic's mean gap above the median over those sightings
+    /// (``TagRSSIStatistic/meanAboveMedian(_:)``): the beacons' measured powers are declared in
+    /// the median's sense, so the offset is the receiver's own (6 dB hot: about −6 dB) whichever
+    /// figure switchd reads. Leaves the placement as it is when there are none.
+    static func recalibrate(_ scannerID: ScannerID, reading statistic: TagRSSIStatistic, in db: Database) throws {
         guard var placement = try ScannerPlacementRecord.fetchOne(db, key: scannerID.rawValue) else { return }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT sighting.median_rssi, beacon.x, beacon.y, beacon.z, beacon.measured_power
+            SELECT sighting.count, sighting.median_rssi, sighting.max_rssi, beacon.x, beacon.y, beacon.z, beacon.measured_power
             FROM sighting JOIN beacon ON beacon.id = sighting.beacon_id
             WHERE sighting.scanner_id = ? AND beacon.floor_id = ?
             ORDER BY sighting.id DESC LIMIT ?
             """, arguments: [scannerID.rawValue, placement.floorID, calibrationSightings])
-        let samples = rows.map { row in
+        let windows = rows.map { (count: $0["count"] as Int, median: $0["median_rssi"] as Double, strongest: Double($0["max_rssi"] as Int)) }
+        let gap = statistic.meanAboveMedian(windows)
+        let samples = zip(rows, windows).map { row, window in
             let dx = placement.x - (row["x"] as Double), dy = placement.y - (row["y"] as Double), dz = placement.height - (row["z"] as Double)
             return ReceiveOffsetSample(
-                rssi: row["median_rssi"], txPower: Double(row["measured_power"] as Int),
+                rssi: statistic.value(median: window.median, strongest: window.strongest) - gap, txPower: Double(row["measured_power"] as Int),
                 distance: (dx * dx + dy * dy + dz * dz).squareRoot(), exponent: placement.pathLossExponent
             )
         }

@@ -25,7 +25,7 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
-    package func ingestSightings(_ batch: SightingBatch) async throws -> SightingIngest {
+    package func ingestSightings(_ batch: SightingBatch, reading statistic: TagRSSIStatistic) async throws -> SightingIngest {
         try validate(batch.validate)
         return try await write { db in
             guard try ScannerRecord.exists(db, key: batch.scannerID.rawValue) else { throw StoreError.notFound("no scanner \(batch.scannerID)") }
@@ -54,7 +54,7 @@ extension AppDatabase {
                     ingest.presenceEvents.append(try presence.event())
                 }
             }
-            if heardBeacons { try Self.recalibrate(batch.scannerID, in: db) }
+            if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: db) }
             ingest.beaconsHeard = heardBeacons
             return ingest
         }
@@ -70,15 +70,16 @@ extension AppDatabase {
 
     /// The tag, and what each fixed scanner heard of it in its latest window ending in
     /// `from...until` (scanners that are not placed are left out), among the sightings stored up
-    /// to ID `storedUpTo` (all when nil), with each scanner's placement and receive offset in use.
+    /// to ID `storedUpTo` (all when nil), with each scanner's placement and receive offset in use,
+    /// its RSSI the window's `statistic`.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
-    package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil) async throws -> (Tag, [FixedScannerHearing]) {
+    package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil, reading statistic: TagRSSIStatistic) async throws -> (Tag, [FixedScannerHearing]) {
         let upTo = storedUpTo ?? Int64.max
         return try await read { db in
             let tag = try Self.tagRecord(tagID, in: db).tag()
             let rows = try Row.fetchAll(db, sql: """
-                SELECT s.scanner_id, s.median_rssi, p.floor_id, p.x, p.y, p.height, p.path_loss_exponent,
+                SELECT s.scanner_id, \(statistic.sql(sighting: "s")) AS rssi, p.floor_id, p.x, p.y, p.height, p.path_loss_exponent,
                        COALESCE(p.receive_offset_override, p.estimated_receive_offset, 0) AS offset
                 FROM sighting s JOIN scanner_placement p ON p.scanner_id = s.scanner_id
                 WHERE s.tag_id = ? AND s.window_end_ms BETWEEN ? AND ?
@@ -92,7 +93,7 @@ extension AppDatabase {
             let hearings = rows.map { row in
                 FixedScannerHearing(
                     scanner: row["scanner_id"], floorID: row["floor_id"], x: row["x"], y: row["y"], height: row["height"],
-                    receiveOffset: row["offset"], pathLossExponent: row["path_loss_exponent"], rssi: row["median_rssi"]
+                    receiveOffset: row["offset"], pathLossExponent: row["path_loss_exponent"], rssi: row["rssi"]
                 )
             }
             return (tag, hearings)

@@ -12,12 +12,12 @@ package struct BeaconTableSignature: Hashable, Sendable {
 extension AppDatabase {
     /// The fixed scanners' fingerprint map: every registered beacon that placed scanners heard,
     /// at its position, with one window per stored window end (scanner → beacon's measured power
-    /// − median RSSI). A tag carried through a survey is recorded this way: a beacon registered
-    /// at each stop, heard there.
-    package func tagReferencePoints() async throws -> [TagReferencePoint] {
+    /// − the window's `statistic`). A tag carried through a survey is recorded this way: a beacon
+    /// registered at each stop, heard there.
+    package func tagReferencePoints(reading statistic: TagRSSIStatistic) async throws -> [TagReferencePoint] {
         try await read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.beacon_id, s.window_end_ms, s.scanner_id, s.median_rssi, b.floor_id, b.x, b.y, b.z, b.measured_power
+                SELECT s.beacon_id, s.window_end_ms, s.scanner_id, \(statistic.sql(sighting: "s")) AS rssi, b.floor_id, b.x, b.y, b.z, b.measured_power
                 FROM sighting s JOIN beacon b ON b.id = s.beacon_id
                 JOIN scanner_placement p ON p.scanner_id = s.scanner_id
                 ORDER BY s.beacon_id, s.window_end_ms
@@ -26,7 +26,7 @@ extension AppDatabase {
             var current: (beacon: Int64, end: Int64)?
             while let row = try rows.next() {
                 let beacon: Int64 = row["beacon_id"], end: Int64 = row["window_end_ms"]
-                let loss = Double(row["measured_power"] as Int) - (row["median_rssi"] as Double)
+                let loss = Double(row["measured_power"] as Int) - (row["rssi"] as Double)
                 if current?.beacon != beacon {
                     points.append(TagReferencePoint(floorID: row["floor_id"], x: row["x"], y: row["y"], height: row["z"], windows: []))
                 }

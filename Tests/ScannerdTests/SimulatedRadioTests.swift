@@ -82,6 +82,38 @@ struct SimulatedRadioTests {
         #expect(!scan.isEmpty)
     }
 
+    /// The readings of a moving tag heard by a radio started at `started`, from the tag's start
+    /// for `seconds`, each as "milliseconds since the tag's start, RSSI".
+    func tagReadings(seed: UInt64, startedAt started: Date, tagStart: Date, seconds: Double) async throws -> [String] {
+        var floor = SimulatedFloor.demo()
+        floor.tags = [.demo(walking: .walking([PlanPoint(x: 2, y: 2), PlanPoint(x: 10, y: 2)], metresPerSecond: 0.5), from: tagStart)]
+        let clock = ImmediateClock()
+        let subject = SimulatedRadio(
+            floor: floor, settings: SimulationSettings(trajectory: .standing(PlanPoint(x: 6, y: 6)), seed: seed, followSurvey: false),
+            surveyPositions: nil, logger: quietLogger, clock: clock, wallClock: impliedWallClock(of: clock, from: started)
+        )
+        var heard: [String] = []
+        for try await group in try #require(subject.ble).advertisements() {
+            for reading in group where reading.observation == .ble(floor.tags[0].ble) {
+                #expect(reading.time >= tagStart, "silent before its start")
+                heard.append("\(Int((reading.time.timeIntervalSince(tagStart) * 1000).rounded())) \(reading.rssi)")
+            }
+            if group.contains(where: { $0.time >= tagStart.addingTimeInterval(seconds) }) { break }
+        }
+        return heard.filter { Double($0.split(separator: " ")[0])! < seconds * 1000 }
+    }
+
+    @Test func aMovingTagIsHeardTheSameWheneverTheReceiverStarted() async throws {
+        let tagStart = Self.start.addingTimeInterval(2)
+        let early = try await tagReadings(seed: 7, startedAt: Self.start, tagStart: tagStart, seconds: 3)
+        let late = try await tagReadings(seed: 7, startedAt: Self.start.addingTimeInterval(1.37), tagStart: tagStart, seconds: 3)
+        #expect(early.count == 15, "5 advertisements a second: \(early)")
+        #expect(early == late)
+        let otherSeed = try await tagReadings(seed: 8, startedAt: Self.start, tagStart: tagStart, seconds: 3)
+        #expect(otherSeed.map { $0.split(separator: " ")[0] } == early.map { $0.split(separator: " ")[0] }, "the same times")
+        #expect(otherSeed != early, "other noise")
+    }
+
     @Test func radiosBelowSensitivityAreNotReported() async throws {
         let model = PathLossModel(powerAt1m: -59, exponent: 2.5, shadowingSigma: 2)
         let uuid = UUID()

@@ -12,7 +12,7 @@ public struct FixedScannerHearing: Hashable, Sendable {
     public var receiveOffset: Double
     /// Log-distance exponent of the space around this scanner.
     public var pathLossExponent: Double
-    /// Median RSSI over the window, dBm, as the scanner reported it.
+    /// The window's RSSI, dBm, as the scanner reported it (the figure ``TagRSSIStatistic`` names).
     public var rssi: Double
 
     public init(

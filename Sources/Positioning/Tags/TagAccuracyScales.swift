@@ -28,9 +28,11 @@ public struct TagAccuracyScales: Hashable, Sendable {
 
     /// Measures the scales on `points`, the scanners being `placements` (scanner → its hearing
     /// with any RSSI; the point's path loss replaces it), multilateration run at each point's height. Scales of 1 when fewer than
-    /// ``minimumSamples`` points are placed by both methods.
+    /// ``minimumSamples`` points are placed by both methods. `readingAboveDeclared` as
+    /// ``FixedScannerLocator/locate(_:txPower:readingAboveDeclared:)`` says, for the points' windows.
     public init(
-        points: [TagReferencePoint], placements: [String: FixedScannerHearing], multilateration: TagMultilateration, fingerprint: TagFingerprint
+        points: [TagReferencePoint], placements: [String: FixedScannerHearing], multilateration: TagMultilateration, fingerprint: TagFingerprint,
+        readingAboveDeclared: Double = 0
     ) {
         var errors: (multilateration: [Double], fingerprint: [Double]) = ([], [])
         var radii: (multilateration: [Double], fingerprint: [Double]) = ([], [])
@@ -38,7 +40,7 @@ public struct TagAccuracyScales: Hashable, Sendable {
         for index in stride(from: 0, to: points.count, by: step) {
             let point = points[index]
             guard let window = point.windows.first(where: { !$0.isEmpty }) else { continue }
-            // Power 0 dBm at 1 m: RSSI = −path loss, so only the loss matters.
+            // Power 0 dBm at 1 m: RSSI = −path loss, so only the loss (and the gap) matters.
             let hearings = window.compactMap { scanner, loss in
                 placements[scanner].map { placement in
                     var hearing = placement
@@ -48,7 +50,7 @@ public struct TagAccuracyScales: Hashable, Sendable {
             }
             var atHeight = multilateration
             atHeight.settings.tagHeight = point.height
-            guard let m = atHeight.locate(hearings, txPower: 0), let f = fingerprint.locate(window, excluding: index) else { continue }
+            guard let m = atHeight.locate(hearings, txPower: readingAboveDeclared), let f = fingerprint.locate(window, excluding: index) else { continue }
             let error = { (e: PositionEstimate) in ((e.x - point.x) * (e.x - point.x) + (e.y - point.y) * (e.y - point.y)).squareRoot() }
             errors.multilateration.append(error(m))
             errors.fingerprint.append(error(f))

@@ -22,13 +22,21 @@ public struct TagMultilateration: Sendable {
         /// As ``BLETrilateration/Settings``.
         public var priorSpread: Double
         public var margin: Double
+        /// With more than `minimumScanners` on the floor, locate again without the scanner whose
+        /// RSSI is farthest from the model's at the first estimate (one obstructed or reflected
+        /// receiver should not drag the tag).
+        public var dropsWorstScanner: Bool
 
-        public init(tagHeight: Double = 1.0, shadowingSigma: Double = 4.5, minimumScanners: Int = 3, priorSpread: Double = 10, margin: Double = 1) {
+        public init(
+            tagHeight: Double = 1.0, shadowingSigma: Double = 4.5, minimumScanners: Int = 3, priorSpread: Double = 10, margin: Double = 1,
+            dropsWorstScanner: Bool = false
+        ) {
             self.tagHeight = tagHeight
             self.shadowingSigma = shadowingSigma
             self.minimumScanners = minimumScanners
             self.priorSpread = priorSpread
             self.margin = margin
+            self.dropsWorstScanner = dropsWorstScanner
         }
     }
 
@@ -53,6 +61,12 @@ public struct TagMultilateration: Sendable {
             AnchorReading(anchor: anchor(hearing, index: index, txPower: txPower), rssi: hearing.correctedRSSI)
         }
         if onFloor.count >= settings.minimumScanners, var estimate = trilateration.locate(readings) {
+            if settings.dropsWorstScanner, readings.count > settings.minimumScanners,
+               let worst = readings.indices.max(by: { residual(readings[$0], at: estimate) < residual(readings[$1], at: estimate) }) {
+                var kept = readings
+                kept.remove(at: worst)
+                estimate = trilateration.locate(kept) ?? estimate
+            }
             estimate.method = Self.methodName
             return estimate
         }
@@ -69,6 +83,14 @@ public struct TagMultilateration: Sendable {
             if a.value.count != b.value.count { return a.value.count < b.value.count }
             return (a.value.map(\.correctedRSSI).max() ?? -.infinity) < (b.value.map(\.correctedRSSI).max() ?? -.infinity)
         }?.key
+    }
+
+    /// How far, dB, a reading lies from the model's RSSI at `estimate` (the tag at its height).
+    private func residual(_ reading: AnchorReading, at estimate: PositionEstimate) -> Double {
+        let a = reading.anchor
+        let dz = a.z - settings.tagHeight
+        let distance = ((a.x - estimate.x) * (a.x - estimate.x) + (a.y - estimate.y) * (a.y - estimate.y) + dz * dz).squareRoot()
+        return abs(reading.rssi - a.model.meanRSSI(atDistance: distance))
     }
 
     /// A scanner as a ranging anchor. Anchors are named by emitter; a scanner has none, so its

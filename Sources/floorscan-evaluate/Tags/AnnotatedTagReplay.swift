@@ -42,7 +42,7 @@ struct AnnotatedTagReplay {
             trackWindows += TagReplayScene.windows(readings, seconds: window)
         }
         let trackScene = TagReplayScene(
-            receivers: receivers, model: try TagModelFit.choose(allPoints, receivers: receivers), calibration: allPoints, windows: trackWindows
+            receivers: receivers, model: try TagModelFit.choose(allPoints, receivers: receivers, statistic: .median), calibration: allPoints, windows: trackWindows
         )
 
         let setOne = calibration(1)
@@ -52,7 +52,7 @@ struct AnnotatedTagReplay {
             staticWindows += windows.prefix(staticWindowsPerPoint ?? windows.count)
         }
         let staticScene = TagReplayScene(
-            receivers: receivers, model: try TagModelFit.choose(setOne, receivers: receivers), calibration: setOne, windows: staticWindows
+            receivers: receivers, model: try TagModelFit.choose(setOne, receivers: receivers, statistic: .median), calibration: setOne, windows: staticWindows
         )
         return [("tracks", trackScene), ("static-train1-test2", staticScene)]
     }
@@ -76,12 +76,12 @@ struct AnnotatedTagReplay {
         let dayOne = keys.filter { $0.set == 1 }, dayTwo = keys.filter { $0.set == 2 }
         let both = TagSettingsSelection.Part(
             name: "position-annotated tracks' training (day 1 ↔ day 2)", receivers: receivers,
-            model: try TagModelFit.choose(keys.map(mapPoint), receivers: receivers),
+            models: try TagSettingsSelection.Part.models(keys.map(mapPoint), receivers: receivers),
             folds: [fold(map: dayOne, held: dayTwo), fold(map: dayTwo, held: dayOne)]
         )
         let staticPart = TagSettingsSelection.Part(
             name: "position-annotated static training (day 1, \(staticFolds) folds)", receivers: receivers,
-            model: try TagModelFit.choose(dayOne.map(mapPoint), receivers: receivers),
+            models: try TagSettingsSelection.Part.models(dayOne.map(mapPoint), receivers: receivers),
             folds: (0..<staticFolds).map { f in
                 let indices = dayOne.indices
                 return fold(map: indices.filter { $0 % staticFolds != f }.map { dayOne[$0] }, held: indices.filter { $0 % staticFolds == f }.map { dayOne[$0] })

@@ -72,7 +72,7 @@ struct CalibTagReplay {
         }
         // The robot carries the tag at one height; no stop records it, so the fit chooses it.
         let all = train.map { TagReplayScene.CalibrationPoint(x: $0.x, y: $0.y, z: 0, windows: [heard($0)]) }
-        let model = try TagModelFit.choose(all, receivers: anchors)
+        let model = try TagModelFit.choose(all, receivers: anchors, statistic: .median)
         let step = max(train.count / calibrationPoints, 1)
         let calibration = stride(from: 0, to: all.count, by: step).prefix(calibrationPoints).map { index in
             var point = all[index]
@@ -97,8 +97,10 @@ struct CalibTagReplay {
     func selectionPart(anchors: [TagReplayScene.Receiver], train: [Scan], folds: Int = 5) throws -> TagSettingsSelection.Part {
         let scene = try scene(anchors: anchors, train: train, test: train)
         let size = (train.count + folds - 1) / folds
+        let stops = train.indices.map { TagReplayScene.CalibrationPoint(x: train[$0].x, y: train[$0].y, z: 0, windows: [scene.windows[$0].heard]) }
         return TagSettingsSelection.Part(
-            name: "BLE_calib2021 training run (\(folds) stretches)", receivers: anchors, model: scene.model,
+            name: "BLE_calib2021 training run (\(folds) stretches)", receivers: anchors,
+            models: try TagSettingsSelection.Part.models(stops, receivers: anchors), mapAtFittedHeight: true,
             folds: (0..<folds).map { f in
                 let held = (f * size)..<min((f + 1) * size, train.count)
                 let map = train.indices.filter { !held.contains($0) }.map { index in

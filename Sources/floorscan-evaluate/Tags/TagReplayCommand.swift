@@ -10,25 +10,28 @@ import Harness
 struct TagReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags",
-        abstract: "Tag tracking from fixed scanners, replayed through switchd (position-annotated-ble or ble-calib2021)."
+        abstract: "Tag tracking from fixed scanners, replayed through switchd (position-annotated-ble, ble-calib2021, or simulated receivers that differ)."
     )
 
     enum Dataset: String, ExpressibleByArgument, CaseIterable {
         case positionAnnotated = "position-annotated-ble"
         case bleCalib2021 = "ble-calib2021"
+        /// ``SimulatedTagReplay``: receivers that differ by several dB; no folder.
+        case simulated
     }
 
-    @Option(help: "position-annotated-ble or ble-calib2021.")
+    @Option(help: "position-annotated-ble, ble-calib2021 or simulated.")
     var dataset: Dataset
 
-    @Option(help: "The dataset folder.")
-    var data: String
+    @Option(help: "The dataset folder (not for simulated).")
+    var data: String?
 
     @Option(name: .customLong("static-windows-per-point"), help: "position-annotated-ble: windows scored per static point (default all).")
     var staticWindowsPerPoint: Int?
 
     func run() async throws {
-        try printJSONObject(try await TagReplayEvaluation.run(dataset, folder: data, staticWindowsPerPoint: staticWindowsPerPoint))
+        guard dataset == .simulated || data != nil else { throw ValidationError("--data is required for \(dataset.rawValue)") }
+        try printJSONObject(try await TagReplayEvaluation.run(dataset, folder: data ?? "", staticWindowsPerPoint: staticWindowsPerPoint))
     }
 }
 
@@ -59,6 +62,8 @@ enum TagReplayEvaluation {
         case .bleCalib2021:
             let (anchors, train, test) = try CalibTagReplay.load(folder)
             scenes = [("test-run", try CalibTagReplay().scene(anchors: anchors, train: train, test: test))]
+        case .simulated:
+            scenes = [("simulated", SimulatedTagReplay().scene())]
         }
         let temporary = try TemporaryFolder("tag-replay")
         defer { temporary.remove() }

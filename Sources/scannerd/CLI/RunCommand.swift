@@ -165,7 +165,7 @@ struct RunCommand: AsyncParsableCommand {
                 trajectory: simTrajectory ?? .standing(SimulationSettings.demoFloorCentre),
                 seed: simSeed ?? UInt64.random(in: 0...UInt64.max), advertisingRate: simAdvertisingHz,
                 wifiScanDuration: .milliseconds(simWiFiScanMs), followSurvey: simFollowSurvey, tagTrajectories: simTags.tags,
-                receiverGain: simTags.receiverGain
+                tagStart: Date(timeIntervalSince1970: simTags.start), receiverGain: simTags.receiverGain
             ),
             hardware: HardwareRadioSettings(hciDevice: hciDevice, ble: ble.settings(), wifiInterface: wifiInterface, wifi: wifi.settings),
             batchSize: batchSize, batchAge: .milliseconds(batchAgeMs), spoolMaxBytes: spoolMaxBytes,

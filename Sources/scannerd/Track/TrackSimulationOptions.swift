@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Positioning
 
 /// `scannerd track --radio simulated`: a fixed scanner standing on the demo floor, hearing its
@@ -15,7 +20,8 @@ struct TrackSimulationOptions: ParsableArguments {
     var settings: SimulationSettings {
         SimulationSettings(
             trajectory: position ?? .standing(SimulationSettings.demoFloorCentre), seed: seed ?? UInt64.random(in: 0...UInt64.max),
-            followSurvey: false, tagTrajectories: tags.tags, receiverGain: tags.receiverGain
+            followSurvey: false, tagTrajectories: tags.tags,
+            tagStart: Date(timeIntervalSince1970: tags.start), receiverGain: tags.receiverGain
         )
     }
 }

@@ -24,7 +24,7 @@ struct SightingsController {
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let batch = try await request.decodeJSON(SightingBatch.self, context: context)
         try context.requireMayActFor(batch.scannerID)
-        let ingest = try await database.ingestSightings(batch)
+        let ingest = try await database.ingestSightings(batch, reading: tracker.settings.rssiStatistic)
         if ingest.beaconsHeard { await tracker.beaconsHeard() }
         if let last = ingest.presenceEvents.last {
             // One row: the presence event is its tag's event too.

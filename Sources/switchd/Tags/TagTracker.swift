@@ -22,11 +22,19 @@ actor TagTracker {
         /// Estimates this close in time (seconds) are of one instant: the later revises the earlier.
         var sameInstant: Double = 0.25
         var multilateration = TagMultilateration.Settings()
-        /// k = 3 and the Kalman filter's acceleration noise 0.25 m/s²: chosen by cross-validation
-        /// inside the fixed-receiver datasets' training parts (`floorscan-evaluate tags-select`,
-        /// docs/tags.md).
+        /// k = 3 (second selection), the strongest reading of each window and the Kalman filter's
+        /// acceleration noise 0.1 m/s² (third selection): chosen by cross-validation inside the
+        /// fixed-receiver datasets' training parts (`floorscan-evaluate tags-select`, docs/tags.md).
+        /// The fourth selection's 0.05 m/s² is not used: it lags where a walking tag reverses, and
+        /// the end-to-end walk (TrackThroughScannerdTests) then misses its 1.5 m bound (1.84 m).
         var fingerprint = TagFingerprint.Settings(k: 3)
-        var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.25)
+        var smoothing = PositionKalmanFilter.Settings(accelerationNoise: 0.1)
+        /// Which figure of a sighting stands for its window: in the tag's hearings, the
+        /// fingerprint map and the receive-offset estimate alike. Where it is compared with a
+        /// declared power (multilateration, the offset estimate), its mean gap above the median is
+        /// taken off first (``TagRSSIStatistic/meanAboveMedian(_:)``), so a declared power and
+        /// an estimated offset keep their physical meaning.
+        var rssiStatistic = TagRSSIStatistic.trackerDefault
         /// Seconds of sighting time (the windows' ends) the fingerprint map stays in use while only
         /// new windows of registered beacons and the offsets estimated from them changed. Listening
         /// scanners report their building's beacons every window, and a rebuild reads every stored
@@ -64,13 +72,16 @@ actor TagTracker {
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
     func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
         let (tag, hearings) = try await database.hearings(
-            of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo
+            of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo, reading: settings.rssiStatistic
         )
         var multilateration = settings.multilateration
         multilateration.tagHeight = tag.height
         let (map, scales) = try await fingerprintMap(at: time)
         let method = FixedScannerLocator(multilateration: TagMultilateration(settings: multilateration), fingerprint: map, scales: scales)
-        guard let raw = method.locate(hearings, txPower: Double(tag.txPower)), let floorID = raw.floorID else { return nil }
+        // The tag's txPower is declared as a typical (median) reading: range with the statistic
+        // less its mean gap above the median over the tag's recent windows.
+        let gap = try await database.readingAboveMedian(settings.rssiStatistic, of: .tag(tagID, storedUpTo: storedUpTo))
+        guard let raw = method.locate(hearings, txPower: Double(tag.txPower), readingAboveDeclared: gap), let floorID = raw.floorID else { return nil }
         var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
         let seconds = time.timeIntervalSince1970
         if let before = track.before, abs(seconds - before.time) <= settings.sameInstant {
@@ -105,7 +116,7 @@ actor TagTracker {
         }
         fingerprintBuilds += 1
         beaconsHeardSince = false
-        let points = try await database.tagReferencePoints()
+        let points = try await database.tagReferencePoints(reading: settings.rssiStatistic)
         let map = TagFingerprint(points: points, settings: settings.fingerprint)
         var hearings: [String: FixedScannerHearing] = [:]
         for p in placements {
@@ -115,7 +126,8 @@ actor TagTracker {
             )
         }
         let scales = TagAccuracyScales(
-            points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map
+            points: points, placements: hearings, multilateration: TagMultilateration(settings: settings.multilateration), fingerprint: map,
+            readingAboveDeclared: try await database.readingAboveMedian(settings.rssiStatistic, of: .beacons)
         )
         fingerprints = (map, scales, beacons, placements, time)
         return (map, scales)

@@ -31,7 +31,7 @@ actor TagWindowCloser {
 
     private struct OpenWindow {
         var end: Date
-        /// The last sighting stored when the window was last posted.
+        /// The last sighting stored by any post of the window.
         var storedUpTo: Int64?
         /// ``TagWindowCloser/time`` at the window's last post.
         var lastPost: Duration
@@ -75,7 +75,10 @@ actor TagWindowCloser {
             // Another batch may have moved on while this one located.
             if closed[tagID]?.contains(end) == true { continue }
             let isNew = open[tagID]?.end != end
-            open[tagID] = OpenWindow(end: end, storedUpTo: storedUpTo, lastPost: time.now)
+            // Posts of one window arrive at once and may reach here in another order than they
+            // were stored: the window counts every sighting stored by any of them.
+            let before = isNew ? nil : open[tagID]?.storedUpTo
+            open[tagID] = OpenWindow(end: end, storedUpTo: [before, storedUpTo].compactMap { $0 }.max(), lastPost: time.now)
             if isNew {
                 Task { await self.closeWhenQuiet(tagID, end) }
             }

@@ -33,13 +33,39 @@ struct TagSettingsSelectionTests {
             return TagReplayScene.Window(end: 1000 + Double(step), length: 1, heard: Self.heard(atX: x, y: y), truthX: x, truthY: y)
         }
         let part = TagSettingsSelection.Part(
-            name: "simulated", receivers: Self.receivers, model: Self.model, folds: [TagSettingsSelection.Fold(map: map, tracks: [walk])]
+            name: "simulated", receivers: Self.receivers, models: Dictionary(uniqueKeysWithValues: TagRSSIStatistic.allCases.map { ($0, Self.model) }),
+            folds: [TagSettingsSelection.Fold(map: map, tracks: [walk])]
         )
-        let output = TagSettingsSelection().select([part])
-        #expect(output.scores.count == TagSettingsSelection.candidates.count)
-        #expect(output.scores.first?.candidate == TagSettingsSelection.Candidate(k: 5, accelerationNoise: 0.5), "the old defaults first")
+        let third = TagSettingsSelection.Round.third.candidates
+        let output = TagSettingsSelection(candidates: third).select([part])
+        #expect(output.scores.count == third.count)
+        let before = TagSettingsSelection.Candidate(statistic: .median, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: 0.25)
+        #expect(output.scores.first?.candidate == before, "switchd's settings before the selection first")
         let best = output.scores.map(\.mean).min()
         #expect(output.scores.first { $0.candidate == output.chosen }?.mean == best)
         #expect((best ?? .infinity) < 1, "a walk heard without noise is placed within a metre: \(String(describing: best))")
+    }
+
+    @Test func theFourthSelectionTriesTheNoiseAloneWithTheThirdsChoiceFirst() {
+        let candidates = TagSettingsSelection.Round.fourth.candidates
+        #expect(candidates.map(\.accelerationNoise) == [0.1, 0.05, 0.25, 0.5, 1])
+        #expect(Set(candidates.map(\.locating)) == [
+            TagSettingsSelection.Candidate(statistic: .strongest, multilaterationWeight: 1, dropsWorstScanner: false, accelerationNoise: 0),
+        ])
+        #expect(TagSettingsSelection().candidates == candidates, "the fourth is the default")
+    }
+
+    @Test func theSimulatedWalksTurnAndGoBack() throws {
+        let part = try SimulatedTagReplay.selectionPart(seeds: [101])
+        let track = try #require(part.folds.first?.tracks.first)
+        #expect(part.folds.count == 1 && part.folds[0].map.count == 4, "the four beacons are the map")
+        // Headings between windows 10 s apart: east, north, west, south, and back again.
+        let headings = stride(from: 0, to: track.count - 5, by: 5).map { i -> String in
+            let dx = track[i + 5].truthX - track[i].truthX, dy = track[i + 5].truthY - track[i].truthY
+            return abs(dx) > abs(dy) ? (dx > 0 ? "E" : "W") : (dy > 0 ? "N" : "S")
+        }
+        let turns = zip(headings, headings.dropFirst()).filter { $0 != $1 }.count
+        #expect(turns >= 6, "three corners each way and a reversal: \(headings.joined())")
+        #expect(headings.first == "E" && headings.last == "W")
     }
 }

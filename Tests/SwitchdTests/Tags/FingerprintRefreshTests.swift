@@ -27,7 +27,7 @@ import Testing
                 let ingest = try await database.ingestSightings(SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [
                     TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: TagWorld.rssi(index, tagAt: 3, 3) + Double(index), at: second),
                     TagWorld.sighting(rssi: TagWorld.rssi(index, tagAt: 5, 5), at: second),
-                ]))
+                ]), reading: tracker.settings.rssiStatistic)
                 if ingest.beaconsHeard { await tracker.beaconsHeard() }
                 _ = try await tracker.locate(tag.id, at: Readings.start.addingTimeInterval(second))
             }

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import Positioning
 import ScanContract
 import Testing
 @testable import switchd
@@ -108,6 +110,28 @@ import Testing
             await clock.advance(by: TagWindowCloser.defaultCloseAfter + .milliseconds(1))
             let page = try await TagWorld.positions(client, of: tag.id, count: 1)
             #expect(page.count == 1 && page.first?.scannersHeard == 4, "one position, from all four posts")
+        }
+    }
+
+    /// Posts of one window arriving together may reach the window closer in another order than
+    /// the store took them: the window still counts every post's sighting, not only those stored
+    /// up to the post that reached it last (which made the same sightings locate differently).
+    @Test func postsOfOneWindowReachingTheCloserOutOfOrderAreAllCounted() async throws {
+        let database = try AppDatabase.inMemory()
+        try await makeApp(database, clock: WatchedClock()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+            _ = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+            let stored = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=4", as: [StoredSighting].self).map(\.id)
+            let (last, second) = (try #require(stored.max()), try #require(stored.sorted().dropFirst().first))
+
+            let closer = TagWindowCloser(tracker: TagTracker(database: database), clock: WatchedClock(), logger: Logger(label: "test")) { _ in }
+            let end = Readings.start.addingTimeInterval(1)
+            #expect(try await closer.heard([tag.id: end], storedUpTo: last).isEmpty)
+            #expect(try await closer.heard([tag.id: end], storedUpTo: second).isEmpty, "an earlier-stored post reaching it last")
+            let closed = try await closer.heard([tag.id: end.addingTimeInterval(1)], storedUpTo: last + 1)
+            #expect(closed.map(\.scannersHeard) == [4], "every post of the window counted")
         }
     }
 
@@ -241,14 +265,19 @@ import Testing
                 .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
             )
             var sightings: [Sighting] = []
-            for (minor, x) in [(1, 2.0), (2, 4.0), (3, 8.0)] {
+            // At these distances the model's RSSI is a whole dBm, so a window's median and
+            // strongest reading can both be it: the estimate is exact whichever switchd reads.
+            for (minor, x) in [(1, 1.0), (2, 10.0.squareRoot()), (3, 10.0)] {
                 let beacon = try await client.expect(
                     .created, .post, "/v1/beacons",
                     json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: UInt16(minor), floorID: world.ground.id, x: x, y: 0, z: 1, measuredPower: -59),
                     as: Beacon.self
                 )
                 // This receiver reads 6 dB below the model.
-                sightings.append(TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -59 - 20 * log10(x) - 6, at: 1))
+                let rssi = (-59 - 20 * log10(x) - 6).rounded()
+                var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: rssi, at: 1)
+                sighting.maxRSSI = Int(rssi)
+                sightings.append(sighting)
             }
             let receipt = try await client.expect(
                 .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: sightings), as: SightingReceipt.self
@@ -263,6 +292,65 @@ import Testing
                 json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1, receiveOffsetOverride: 2), as: ScannerPlacement.self
             )
             #expect(overridden.receiveOffset == 2 && overridden.estimatedReceiveOffset == placement.estimatedReceiveOffset)
+        }
+    }
+
+    /// A beacon's measured power is declared in the median's sense: whichever figure of a window
+    /// switchd reads, the offset it estimates is the receiver's own.
+    @Test func theOffsetIsTheReceiversOwnWhicheverFigureIsRead() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            _ = try await client.expect(
+                .ok, .put, "/v1/scanners/default/placement", json: NewScannerPlacement(floorID: world.ground.id, x: 0, y: 0, height: 1), as: ScannerPlacement.self
+            )
+            let beacon = try await client.expect(
+                .created, .post, "/v1/beacons",
+                json: NewBeacon(uuid: Readings.beaconUUID, major: 1, minor: 1, floorID: world.ground.id, x: 10, y: 0, z: 1, measuredPower: -59),
+                as: Beacon.self
+            )
+            // The model says −79 dBm at 10 m; this receiver's median reads 6 dB below it, and the
+            // window's strongest reading lies 5 dB above its median.
+            var sighting = TagWorld.sighting(.iBeacon(beacon.beaconID), rssi: -85, at: 1)
+            sighting.maxRSSI = -80
+            _ = try await client.expect(
+                .created, .post, "/v1/sightings", json: SightingBatch(scannerID: .default, sightings: [sighting]), as: SightingReceipt.self
+            )
+            let placement = try await client.expect(.ok, get: "/v1/scanners/default/placement", as: ScannerPlacement.self)
+            #expect(abs((placement.estimatedReceiveOffset ?? .nan) - 6) < 1e-6, "estimated \(String(describing: placement.estimatedReceiveOffset))")
+        }
+    }
+
+    /// A tag's txPower is declared in the median's sense (iBeacon's measured power): windows whose
+    /// strongest reading lies 6 dB above their median still range the tag to where it is, not
+    /// to half its distances (ranged with the strongest reading against the declared power, the
+    /// tag at (1.5, 2) is placed 0.75 m off; corrected, 0.14 m).
+    @Test func aDeclaredPowerRangesTheTagWhateverItsStrongestReadingLiesAbove() async throws {
+        try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await TagWorld.placeScanners(client, floorID: world.ground.id)
+            _ = try await client.expect(
+                .created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity, txPower: -59), as: ScanContract.Tag.self
+            )
+            var positions: [TagPosition] = []
+            for second in 1...4 {
+                for index in TagWorld.corners.indices {
+                    // The median is the model's reading (as a whole dBm: the wire's strongest is one).
+                    let median = TagWorld.rssi(index, tagAt: 1.5, 2).rounded()
+                    var sighting = TagWorld.sighting(rssi: median, at: TimeInterval(second))
+                    sighting.maxRSSI = Int(median) + 6
+                    let receipt = try await client.expect(
+                        .created, .post, "/v1/sightings", json: SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [sighting]),
+                        as: SightingReceipt.self
+                    )
+                    positions += receipt.positions
+                }
+            }
+            #expect(positions.count == 3)
+            for position in positions {
+                let error = ((position.x - 1.5) * (position.x - 1.5) + (position.y - 2) * (position.y - 2)).squareRoot()
+                print("declared power, strongest reading 6 dB above the median: \(position.x), \(position.y), error \(error) m")
+                #expect(position.method == "tag-multilateration+filtered" && error < 0.3, "\(position)")
+            }
         }
     }
 

@@ -24,9 +24,11 @@ actor SimulatedAdvertiser {
     init(air: SimulatedAir, rates: [Double]) {
         self.air = air
         let start = air.time.now
-        schedule = AdvertisingSchedule(rates: rates, start: start)
+        let anchor = WallClockAnchor(elapsed: start, date: air.wallClock())
+        let first = rates.indices.map { index in air.firstAdvertisement(of: index, after: anchor.date(at: start)).map { anchor.elapsed(at: $0) } }
+        schedule = AdvertisingSchedule(rates: rates, start: start, first: first)
         lastWake = start - Self.deliveryInterval
-        wallClock = WallClockAnchor(elapsed: start, date: air.wallClock())
+        wallClock = anchor
     }
 
     /// The next advertisement heard above the receiver's sensitivity, waiting for it as long as

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Positioning
 
 /// How the simulated scanner behaves: the `--sim-*` options.
@@ -13,6 +18,8 @@ struct SimulationSettings: Sendable, Equatable {
     var followSurvey: Bool
     /// Tags walking the floor (``SimulatedFloor/MovingTag/demo(walking:minor:)``, minor 1, 2, …).
     var tagTrajectories: [Trajectory]
+    /// When the tags set off along their trajectories.
+    var tagStart: Date
     /// dB every BLE reading is above the path-loss model: this receiver's own offset (switchd's
     /// estimate of its receive offset is the negative).
     var receiverGain: Int
@@ -21,7 +28,7 @@ struct SimulationSettings: Sendable, Equatable {
     var floor: SimulatedFloor {
         var floor = SimulatedFloor.demo()
         floor.tags = tagTrajectories.enumerated().map { index, trajectory in
-            .demo(walking: trajectory, minor: UInt16(clamping: index + 1))
+            .demo(walking: trajectory, minor: UInt16(clamping: index + 1), from: tagStart)
         }
         return floor
     }
@@ -43,8 +50,9 @@ struct SimulationSettings: Sendable, Equatable {
     init(
         trajectory: Trajectory = .standing(demoFloorCentre), seed: UInt64, advertisingRate: Double? = nil,
         wifiScanDuration: Duration = defaultWiFiScanDuration, followSurvey: Bool = true, tagTrajectories: [Trajectory] = [],
-        receiverGain: Int = 0
+        tagStart: Date = Date(timeIntervalSince1970: 0), receiverGain: Int = 0
     ) {
+        self.tagStart = tagStart
         self.receiverGain = receiverGain
         self.trajectory = trajectory
         self.seed = seed

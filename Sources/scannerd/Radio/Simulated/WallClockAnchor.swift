@@ -27,6 +27,11 @@ struct WallClockAnchor: Sendable {
         date.addingTimeInterval((elapsed - self.elapsed).seconds)
     }
 
+    /// The reading of the receiver's clock at wall-clock `date`.
+    func elapsed(at date: Date) -> Duration {
+        elapsed + .seconds(date.timeIntervalSince(self.date))
+    }
+
     /// Compares the anchor with the wall clock read now, at `elapsed`, and re-pairs the clocks
     /// when they disagree by more than the threshold.
     mutating func follow(wallClock now: Date, at elapsed: Duration) {

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import Positioning
+
+/// Whose sightings a statistic's gap above the median is measured on.
+package enum GapSource: Sendable {
+    /// One tag's windows, among the sightings stored up to an ID (all when nil).
+    case tag(Int64, storedUpTo: Int64?)
+    /// Every registered beacon's windows (the fingerprint map's).
+    case beacons
+}
+
+extension AppDatabase {
+    /// Windows a statistic's gap above the median is averaged over, newest first.
+    static let gapWindows = 200
+
+    /// How far `statistic` reads above the median on average over the latest
+    /// ``gapWindows`` windows of `source` heard at least twice
+    /// (``TagRSSIStatistic/meanAboveMedian(_:)``); 0 when there are none.
+    package func readingAboveMedian(_ statistic: TagRSSIStatistic, of source: GapSource) async throws -> Double {
+        guard statistic != .median else { return 0 }
+        return try await read { db in
+            let rows: [Row]
+            switch source {
+            case .tag(let tagID, let storedUpTo):
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT count, median_rssi, max_rssi FROM sighting
+                    WHERE tag_id = ? AND id <= ? AND count >= 2
+                    ORDER BY window_end_ms DESC LIMIT ?
+                    """, arguments: [tagID, storedUpTo ?? Int64.max, Self.gapWindows])
+            case .beacons:
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT count, median_rssi, max_rssi FROM sighting
+                    WHERE beacon_id IS NOT NULL AND count >= 2
+                    ORDER BY id DESC LIMIT ?
+                    """, arguments: [Self.gapWindows])
+            }
+            return statistic.meanAboveMedian(rows.map { (count: $0["count"], median: $0["median_rssi"], strongest: Double($0["max_rssi"] as Int)) })
+        }
+    }
+}
