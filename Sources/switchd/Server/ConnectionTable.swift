@@ -43,14 +43,17 @@ final class ConnectionTable: Sendable {
         /// When the acceptor waits with nothing closing, takes the connection idle longest (within
         /// the limit, other than `sparing`) out of the table to be closed for room.
         mutating func roomForWaitingAcceptor(sparing: (any Channel)? = nil) -> (any Channel)? {
-            guard acceptorWaiting, closingForRoom == 0,
-                let victim = connections.values.filter({ $0.requestsInProgress == 0 && !$0.overflow && $0.channel !== sparing })
-                    .min(by: { $0.idleSince < $1.idleSince })
-            else { return nil }
+            guard acceptorWaiting, closingForRoom == 0, let victim = idleLongest(sparing: sparing) else { return nil }
             connections[ObjectIdentifier(victim.channel)] = nil
             closingForRoom += 1
             acceptorWaiting = false
             return victim.channel
+        }
+
+        /// The connection within the limit idle longest (no request in progress), other than `sparing`.
+        func idleLongest(sparing: (any Channel)? = nil) -> Connection? {
+            connections.values.filter { $0.requestsInProgress == 0 && !$0.overflow && $0.channel !== sparing }
+                .min { $0.idleSince < $1.idleSince }
         }
     }
 
@@ -104,8 +107,7 @@ final class ConnectionTable: Sendable {
             guard state.open >= limit else { return (.accept, state.open, false) }
             let firstTime = !state.limitLogged
             state.limitLogged = true
-            let idle = state.connections.values.filter { $0.requestsInProgress == 0 && !$0.overflow }
-            if let victim = idle.min(by: { $0.idleSince < $1.idleSince }) {
+            if let victim = state.idleLongest() {
                 state.connections[ObjectIdentifier(victim.channel)] = nil
                 state.closingForRoom += 1
                 return (.evict(victim.channel), state.open, firstTime)
