@@ -55,17 +55,26 @@ package struct AppDatabase: Sendable {
     /// spooled copy once they have the receipt. A write waits up to 5 s for another process's
     /// (`switchd token` while switchd runs) instead of failing at once.
     /// With a `checkpointer`, every connection reports its commits to it instead of
-    /// checkpointing the WAL itself (``WALCheckpointer``).
+    /// checkpointing the WAL itself (``WALCheckpointer``). When the WAL starts over after a
+    /// checkpoint, SQLite cuts its file back to ``walSizeLimit`` bytes: a burst (a thousand
+    /// scanners reconnecting, an export holding a snapshot) then leaves no WAL file of hundreds of
+    /// megabytes on the Pi's card until switchd stops.
     package static func configuration(checkpointer: WALCheckpointer? = nil) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)")
             checkpointer?.watch(db)
         }
         return configuration
     }
+
+    /// The size, in bytes, a WAL file is cut back to when it starts over: four times what
+    /// ``WALCheckpointer/defaultThreshold`` pages of 4 KiB take, so that a steady load reuses the
+    /// file without growing it again.
+    package static let walSizeLimit = 16 << 20
 
     /// Whether the database answers a query.
     package func ping() async throws {
