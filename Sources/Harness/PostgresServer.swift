@@ -47,7 +47,7 @@ public final class PostgresServer: @unchecked Sendable {
         }
         let initdb = try await runToEnd(at: Self.launcher(owner), Self.prefix(owner) + [
             "\(Self.binaries)/initdb", "--pgdata", folder.path("data"), "--auth", "trust", "--username", Self.user,
-            "--encoding", "UTF8", "--locale", "C.UTF-8", "--no-sync",
+            "--encoding", "UTF8", "--locale", "C.UTF-8", "--locale-provider", "icu", "--icu-locale", "en-US", "--no-sync",
         ])
         guard initdb.status == 0 else { throw HarnessError("initdb exited \(initdb.status): \(initdb.standardError)\(initdb.standardOutput)") }
         try await start(owner: owner)

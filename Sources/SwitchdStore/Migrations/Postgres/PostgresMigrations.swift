@@ -12,7 +12,7 @@ package enum PostgresMigrations {
     package static let createRecordTable = """
         CREATE TABLE IF NOT EXISTS \(recordTable) (
             applied_order bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            identifier text NOT NULL UNIQUE
+            identifier text COLLATE "C" NOT NULL UNIQUE
         )
         """
 

@@ -7,12 +7,12 @@ enum PostgresSchemaEmitterSummary {
     /// column beside `MAX`.
     static let emitterCells = """
         CREATE TABLE emitter_cell (
-            kind text NOT NULL CHECK (kind IN ('wifi', 'ble')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('wifi', 'ble')),
             address bigint NOT NULL,
             beacon_uuid bytea NOT NULL,
             major bigint NOT NULL,
             minor bigint NOT NULL,
-            mode text NOT NULL,
+            mode text COLLATE "C" NOT NULL,
             room_id bigint NOT NULL,
             location_id bigint NOT NULL,
             readings bigint NOT NULL CHECK (readings > 0),
@@ -20,7 +20,7 @@ enum PostgresSchemaEmitterSummary {
             max_rssi bigint NOT NULL,
             first_ms bigint NOT NULL,
             last_ms bigint NOT NULL,
-            last_ssid text,
+            last_ssid text COLLATE "C",
             PRIMARY KEY (kind, address, beacon_uuid, major, minor, mode, room_id, location_id)
         );
         CREATE FUNCTION emitter_cell_add() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -2,7 +2,7 @@
 enum PostgresSchemaFeedEnds {
     static let feedEnds = """
         CREATE TABLE feed_end (
-            feed text PRIMARY KEY NOT NULL,
+            feed text COLLATE "C" PRIMARY KEY NOT NULL,
             sequence bigint NOT NULL
         );
         """

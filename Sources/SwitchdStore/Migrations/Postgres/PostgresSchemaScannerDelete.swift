@@ -6,7 +6,7 @@ enum PostgresSchemaScannerDelete {
     static let scannerDelete = """
         ALTER TABLE batch DROP CONSTRAINT batch_scanner_id_fkey;
         CREATE TABLE deleted_scanner (
-            scanner_id text PRIMARY KEY NOT NULL,
+            scanner_id text COLLATE "C" PRIMARY KEY NOT NULL,
             last_revision bigint NOT NULL CHECK (last_revision >= 1),
             deleted_ms bigint NOT NULL
         );

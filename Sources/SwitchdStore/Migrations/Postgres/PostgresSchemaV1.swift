@@ -7,20 +7,20 @@ enum PostgresSchemaV1 {
     static let survey = """
         CREATE TABLE floor (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            building text NOT NULL,
-            name text NOT NULL,
+            building text COLLATE "C" NOT NULL,
+            name text COLLATE "C" NOT NULL,
             level bigint NOT NULL
         );
         CREATE TABLE room (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             floor_id bigint NOT NULL REFERENCES floor(id) ON DELETE CASCADE,
-            name text NOT NULL
+            name text COLLATE "C" NOT NULL
         );
         CREATE INDEX room_floor ON room(floor_id);
         CREATE TABLE location (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             room_id bigint NOT NULL REFERENCES room(id) ON DELETE CASCADE,
-            name text NOT NULL,
+            name text COLLATE "C" NOT NULL,
             x double precision NOT NULL,
             y double precision NOT NULL
         );
@@ -30,14 +30,14 @@ enum PostgresSchemaV1 {
     /// The seed scanner `default` and its first revision, as in ``SchemaV1/scannersAndSwitches``.
     static let scannersAndSwitches = """
         CREATE TABLE scanner (
-            id text PRIMARY KEY NOT NULL,
-            name text NOT NULL
+            id text COLLATE "C" PRIMARY KEY NOT NULL,
+            name text COLLATE "C" NOT NULL
         );
         CREATE TABLE switch_revision (
-            scanner_id text NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
             revision bigint NOT NULL CHECK (revision >= 1),
             scanning boolean NOT NULL,
-            mode text NOT NULL CHECK (mode IN ('survey', 'locate')),
+            mode text COLLATE "C" NOT NULL CHECK (mode IN ('survey', 'locate')),
             room_id bigint REFERENCES room(id) ON DELETE SET NULL,
             location_id bigint REFERENCES location(id) ON DELETE SET NULL,
             store_data boolean NOT NULL,
@@ -45,7 +45,7 @@ enum PostgresSchemaV1 {
             stop_after_seconds double precision,
             changed_ms bigint NOT NULL,
             scans_completed bigint NOT NULL DEFAULT 0,
-            stopped_by text CHECK (stopped_by IN ('turnedOff', 'stopCondition')),
+            stopped_by text COLLATE "C" CHECK (stopped_by IN ('turnedOff', 'stopCondition')),
             PRIMARY KEY (scanner_id, revision)
         );
         CREATE INDEX switch_revision_room ON switch_revision(room_id);
@@ -66,7 +66,7 @@ enum PostgresSchemaV1 {
         CREATE TABLE batch (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             uuid uuid NOT NULL UNIQUE,
-            scanner_id text NOT NULL REFERENCES scanner(id),
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id),
             revision bigint NOT NULL,
             received_ms bigint NOT NULL,
             stored bigint NOT NULL,
@@ -76,17 +76,17 @@ enum PostgresSchemaV1 {
             sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             uuid uuid NOT NULL UNIQUE,
             batch_id bigint NOT NULL REFERENCES batch(id),
-            scanner_id text NOT NULL,
+            scanner_id text COLLATE "C" NOT NULL,
             revision bigint NOT NULL,
-            mode text NOT NULL CHECK (mode IN ('survey', 'locate')),
+            mode text COLLATE "C" NOT NULL CHECK (mode IN ('survey', 'locate')),
             room_id bigint REFERENCES room(id) ON DELETE CASCADE,
             location_id bigint REFERENCES location(id) ON DELETE CASCADE,
-            kind text NOT NULL CHECK (kind IN ('wifi', 'ble')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('wifi', 'ble')),
             time_ms bigint NOT NULL,
             rssi bigint NOT NULL,
             scan bigint NOT NULL,
             address bigint NOT NULL,
-            ssid text,
+            ssid text COLLATE "C",
             frequency_mhz bigint,
             beacon_uuid uuid,
             major bigint,

@@ -11,7 +11,7 @@ enum PostgresSchemaV2 {
             y double precision NOT NULL,
             z double precision NOT NULL,
             measured_power bigint NOT NULL,
-            metadata text NOT NULL
+            metadata text COLLATE "C" NOT NULL
         );
         CREATE UNIQUE INDEX beacon_identity ON beacon(uuid, major, minor);
         CREATE INDEX beacon_floor ON beacon(floor_id);
@@ -24,7 +24,7 @@ enum PostgresSchemaV2 {
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             from_id bigint NOT NULL REFERENCES location(id) ON DELETE CASCADE,
             to_id bigint NOT NULL REFERENCES location(id) ON DELETE CASCADE,
-            kind text NOT NULL CHECK (kind IN ('walk', 'stairs', 'lift')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('walk', 'stairs', 'lift')),
             distance_metres double precision NOT NULL CHECK (distance_metres > 0),
             CHECK (from_id <> to_id)
         );
@@ -35,17 +35,17 @@ enum PostgresSchemaV2 {
     static let positions = """
         CREATE TABLE position (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            scanner_id text NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
             time_ms bigint NOT NULL,
-            building text NOT NULL,
+            building text COLLATE "C" NOT NULL,
             floor_id bigint NOT NULL REFERENCES floor(id) ON DELETE CASCADE,
             x double precision NOT NULL,
             y double precision NOT NULL,
             room_id bigint REFERENCES room(id) ON DELETE SET NULL,
             nearest_location_id bigint REFERENCES location(id) ON DELETE SET NULL,
             accuracy_metres double precision NOT NULL CHECK (accuracy_metres >= 0),
-            method text NOT NULL,
-            beacons text
+            method text COLLATE "C" NOT NULL,
+            beacons text COLLATE "C"
         );
         CREATE INDEX position_scanner_time ON position(scanner_id, time_ms);
         CREATE INDEX position_floor ON position(floor_id);
@@ -61,7 +61,7 @@ enum PostgresSchemaV2 {
     static let surveyVersion = """
         CREATE TABLE survey_version (
             id bigint PRIMARY KEY CHECK (id = 1),
-            token text NOT NULL,
+            token text COLLATE "C" NOT NULL,
             version bigint NOT NULL
         );
         INSERT INTO survey_version (id, token, version) VALUES (1, gen_random_uuid()::text, 1);

@@ -6,7 +6,7 @@ enum PostgresSchemaV3 {
         ALTER TABLE floor ADD COLUMN origin_y double precision;
         CREATE TABLE floor_plan (
             floor_id bigint PRIMARY KEY NOT NULL REFERENCES floor(id) ON DELETE CASCADE,
-            format text NOT NULL CHECK (format IN ('png', 'jpeg', 'svg')),
+            format text COLLATE "C" NOT NULL CHECK (format IN ('png', 'jpeg', 'svg')),
             image bytea NOT NULL,
             updated_ms bigint NOT NULL
         );
@@ -16,9 +16,9 @@ enum PostgresSchemaV3 {
     static let tokens = """
         CREATE TABLE token (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            name text NOT NULL,
-            role text NOT NULL CHECK (role IN ('admin', 'scanner', 'reader')),
-            scanner_id text CHECK ((role = 'scanner') = (scanner_id IS NOT NULL)),
+            name text COLLATE "C" NOT NULL,
+            role text COLLATE "C" NOT NULL CHECK (role IN ('admin', 'scanner', 'reader')),
+            scanner_id text COLLATE "C" CHECK ((role = 'scanner') = (scanner_id IS NOT NULL)),
             hash bytea NOT NULL UNIQUE CHECK (octet_length(hash) = 32),
             created_ms bigint NOT NULL,
             revoked_ms bigint

@@ -9,9 +9,9 @@ enum PostgresSchemaV4 {
     static let eventsAndWebhooks = """
         CREATE TABLE presence_event (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            scanner_id text NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
-            kind text NOT NULL CONSTRAINT presence_event_kind CHECK (kind IN ('entered', 'left', 'away', 'back')),
-            place text CHECK (place IN ('room', 'floor')),
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            kind text COLLATE "C" NOT NULL CONSTRAINT presence_event_kind CHECK (kind IN ('entered', 'left', 'away', 'back')),
+            place text COLLATE "C" CHECK (place IN ('room', 'floor')),
             floor_id bigint,
             room_id bigint,
             time_ms bigint NOT NULL,
@@ -20,7 +20,7 @@ enum PostgresSchemaV4 {
         );
         CREATE INDEX presence_event_scanner ON presence_event(scanner_id);
         CREATE TABLE presence_state (
-            scanner_id text PRIMARY KEY NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            scanner_id text COLLATE "C" PRIMARY KEY NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
             settled boolean NOT NULL,
             floor_id bigint,
             room_id bigint,
@@ -39,19 +39,19 @@ enum PostgresSchemaV4 {
         VALUES (1, COALESCE(pg_sequence_last_value(pg_get_serial_sequence('position', 'id')), 0));
         CREATE TABLE webhook (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            url text NOT NULL,
-            secret text NOT NULL,
-            events text NOT NULL,
+            url text COLLATE "C" NOT NULL,
+            secret text COLLATE "C" NOT NULL,
+            events text COLLATE "C" NOT NULL,
             created_ms bigint NOT NULL
         );
         CREATE TABLE webhook_delivery (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             webhook_id bigint NOT NULL REFERENCES webhook(id) ON DELETE CASCADE,
             event_id bigint NOT NULL REFERENCES presence_event(id) ON DELETE CASCADE,
-            state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+            state text COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
             attempts bigint NOT NULL DEFAULT 0,
             last_status bigint,
-            last_error text,
+            last_error text COLLATE "C",
             last_attempt_ms bigint,
             UNIQUE (webhook_id, event_id)
         );
@@ -69,16 +69,16 @@ enum PostgresSchemaV4 {
     static let tags = """
         CREATE TABLE tag (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            name text NOT NULL,
-            identity text NOT NULL UNIQUE,
+            name text COLLATE "C" NOT NULL,
+            identity text COLLATE "C" NOT NULL UNIQUE,
             tx_power bigint NOT NULL,
             missing boolean NOT NULL,
             missing_heard boolean NOT NULL DEFAULT FALSE,
             height double precision NOT NULL,
-            metadata text NOT NULL
+            metadata text COLLATE "C" NOT NULL
         );
         CREATE TABLE scanner_placement (
-            scanner_id text PRIMARY KEY NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            scanner_id text COLLATE "C" PRIMARY KEY NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
             floor_id bigint NOT NULL REFERENCES floor(id) ON DELETE CASCADE,
             x double precision NOT NULL,
             y double precision NOT NULL,
@@ -91,7 +91,7 @@ enum PostgresSchemaV4 {
         CREATE INDEX scanner_placement_floor ON scanner_placement(floor_id);
         CREATE TABLE sighting (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            scanner_id text NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id) ON DELETE CASCADE,
             tag_id bigint REFERENCES tag(id) ON DELETE CASCADE,
             beacon_id bigint REFERENCES beacon(id) ON DELETE CASCADE,
             window_start_ms bigint NOT NULL,
@@ -113,7 +113,7 @@ enum PostgresSchemaV4 {
             y double precision NOT NULL,
             room_id bigint REFERENCES room(id) ON DELETE SET NULL,
             accuracy_metres double precision NOT NULL CHECK (accuracy_metres >= 0),
-            method text NOT NULL,
+            method text COLLATE "C" NOT NULL,
             scanners_heard bigint NOT NULL
         );
         CREATE INDEX tag_position_tag ON tag_position(tag_id, id);
@@ -122,9 +122,9 @@ enum PostgresSchemaV4 {
         CREATE TABLE tag_event (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             tag_id bigint NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
-            kind text NOT NULL CHECK (kind IN ('missingTagHeard')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('missingTagHeard')),
             time_ms bigint NOT NULL,
-            scanner_id text NOT NULL REFERENCES scanner(id) ON DELETE CASCADE
+            scanner_id text COLLATE "C" NOT NULL REFERENCES scanner(id) ON DELETE CASCADE
         );
         CREATE INDEX tag_event_tag ON tag_event(tag_id, id);
         CREATE INDEX tag_event_scanner ON tag_event(scanner_id);
@@ -133,14 +133,14 @@ enum PostgresSchemaV4 {
     static let mqttOutbox = """
         CREATE TABLE mqtt_outbox (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            topic text NOT NULL CHECK (length(topic) > 0),
+            topic text COLLATE "C" NOT NULL CHECK (length(topic) > 0),
             payload bytea NOT NULL,
             qos bigint NOT NULL CHECK (qos IN (0, 1)),
             retain boolean NOT NULL,
             created_ms bigint NOT NULL
         );
         CREATE TABLE mqtt_discovered_scanner (
-            scanner_id text PRIMARY KEY NOT NULL
+            scanner_id text COLLATE "C" PRIMARY KEY NOT NULL
         );
         CREATE TABLE mqtt_presence_cursor (
             id bigint PRIMARY KEY CHECK (id = 1),
@@ -158,8 +158,8 @@ enum PostgresSchemaV4 {
             longitude double precision NOT NULL CHECK (longitude BETWEEN -180 AND 180),
             PRIMARY KEY (floor_id, ordinal)
         );
-        ALTER TABLE switch_revision ADD COLUMN allow_bssids text;
-        ALTER TABLE switch_revision ADD COLUMN allow_ssids text;
+        ALTER TABLE switch_revision ADD COLUMN allow_bssids text COLLATE "C";
+        ALTER TABLE switch_revision ADD COLUMN allow_ssids text COLLATE "C";
         """
 
     /// As ``SchemaTagPresence/missingTagEvents``: where SQLite copies `presence_event` into a

@@ -5,7 +5,7 @@ enum PostgresSchemaWalkSurvey {
     static let walks = """
         CREATE TABLE walk (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            scanner_id text NOT NULL,
+            scanner_id text COLLATE "C" NOT NULL,
             revision bigint NOT NULL,
             from_location_id bigint REFERENCES location(id) ON DELETE SET NULL,
             to_location_id bigint REFERENCES location(id) ON DELETE SET NULL,
@@ -16,7 +16,7 @@ enum PostgresSchemaWalkSurvey {
             end_y double precision NOT NULL,
             started_ms bigint NOT NULL,
             arrived_ms bigint,
-            state text NOT NULL CHECK (state IN ('walking', 'done')),
+            state text COLLATE "C" NOT NULL CHECK (state IN ('walking', 'done')),
             dropped_cycles bigint NOT NULL DEFAULT 0,
             CHECK ((state = 'done') = (arrived_ms IS NOT NULL)),
             CHECK (arrived_ms IS NULL OR arrived_ms > started_ms)

@@ -60,6 +60,33 @@ struct PostgresMigrationTests {
 
     /// The store's own migrator (``PostgresStore/migrate()``), run twice as by two instances
     /// started one after the other: the second finds every migration applied.
+    /// SQLite compares text byte by byte (`BINARY`); PostgreSQL by the database's collation,
+    /// which on most servers is a language's (`en_US.UTF-8`, or ICU's `en-US` as the test
+    /// cluster is made: `a` before `B`). Every text column is therefore `COLLATE "C"`, so that
+    /// lists ordered by an ID or a name come in the same order from both databases.
+    @Test func everyTextColumnComparesBytesAsOnSQLite() async throws {
+        let (server, database) = try await Self.migratedDatabase()
+        let otherCollations = try await server.psql("""
+            SELECT table_name || '.' || column_name || ' ' || coalesce(collation_name, 'the database default')
+            FROM information_schema.columns
+            WHERE table_schema = 'public' AND data_type = 'text' AND collation_name IS DISTINCT FROM 'C'
+            ORDER BY 1
+            """, database: database)
+        #expect(Self.lines(otherCollations) == [])
+
+        let insert = "INSERT INTO scanner (id, name) VALUES ('b-pi', 'b'), ('B-pi', 'B'), ('a-pi', 'a'), ('_-pi', '_')"
+        let select = "SELECT id FROM scanner WHERE id <> 'default' ORDER BY id"
+        let postgres = try await server.psql("\(insert); \(select)", database: database)
+        let sqlite = try await AppDatabase.inMemory().writer.write { db in
+            try db.execute(sql: insert)
+            return try String.fetchAll(db, sql: select)
+        }
+        #expect(sqlite == ["B-pi", "_-pi", "a-pi", "b-pi"])
+        #expect(Self.lines(postgres) == sqlite)
+        let defaultOrder = try await server.psql("SELECT string_agg(x, ',' ORDER BY x) FROM (VALUES ('a'), ('B')) AS v(x)", database: database)
+        #expect(Self.lines(defaultOrder) == ["a,B"], "the test cluster's own collation is a language's, not bytes")
+    }
+
     @Test func theStoreAppliesEveryMigrationOnceAndRecordsIt() async throws {
         let (server, database) = try await freshPostgresDatabase()
         for _ in 1 ... 2 {
