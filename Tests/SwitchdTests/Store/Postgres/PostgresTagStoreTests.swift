@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import Logging
 import Positioning
 import ScanContract
@@ -245,6 +246,38 @@ struct PostgresTagStoreTests {
             _ = try await database.deleteFloor(floor.id, at: Readings.start)
             #expect(try await database.endOfTagPositionFeed() == stored.id)
             #expect(try await database.tagPositions(of: other.id, since: nil, until: nil, after: 0, limit: 10).items.isEmpty)
+        }
+    }
+
+    /// The routes over HTTP on either database (PostgreSQL's route gate in front): four scanners
+    /// placed and posting, the tag located once per window when a later window closes it, its
+    /// positions, latest position and sightings read back, and a listening scanner's switch
+    /// carrying the watched tag.
+    @Test(arguments: StoreBackend.allCases)
+    func throughTheRoutesATagIsLocatedOncePerWindowAndWatched(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            try await makeApp(database, clock: WatchedClock()).test(.router) { client in
+                let world = try await PositioningWorld.make(client)
+                try await TagWorld.placeScanners(client, floorID: world.ground.id)
+                let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+                let watched = try await client.expect(.ok, get: "/v1/scanners/\(TagWorld.scannerID(0))/switch?watched=\(WatchedTags.digest(of: []))", as: ScanSwitch.self)
+                #expect(watched.watchedTags == [TagWorld.tagIdentity])
+
+                let first = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+                #expect(first.stored == 4 && first.ignored == 0 && first.positions.isEmpty)
+                let closed = try await TagWorld.closeWindow(client, after: 1)
+                let position = try #require(closed.first)
+                #expect(closed.count == 1 && position.tagID == tag.id && position.scannersHeard == 4 && position.roomID == world.rooms[0].id)
+                #expect(abs(position.x - 3) < 0.5 && abs(position.y - 4) < 0.5, "\(position)")
+                #expect(try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions/latest", as: TagPosition.self) == position)
+                let page = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/positions", as: Page<TagPosition>.self)
+                #expect(page.items == [position])
+                let sightings = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=2", as: [StoredSighting].self)
+                #expect(sightings.map(\.scannerID) == [TagWorld.scannerID(0), TagWorld.scannerID(3)], "newest first")
+                #expect(try await client.expect(.ok, get: "/v1/placements?floor=\(world.ground.id)", as: [ScannerPlacement].self).count == 4)
+                #expect(try await client.execute(uri: "/v1/tags/\(tag.id)", method: .delete).status == .noContent)
+                #expect(try await client.get("/v1/tags/\(tag.id)/positions").status == .notFound)
+            }
         }
     }
 }
