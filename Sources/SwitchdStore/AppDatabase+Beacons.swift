@@ -11,6 +11,7 @@ extension AppDatabase {
         return try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
             try Self.checkBeaconFits(new, replacing: nil, in: sql)
+            try Self.announceWatchedChange(in: sql)
             return try GeoFrames.load(sql).place(Beacon(id: try record.inserted(sql), new))
         }
     }
@@ -56,6 +57,7 @@ extension AppDatabase {
             guard try BeaconRecord.fetchBeacon(sql, id: id) != nil else { throw StoreError.notFound("no beacon \(id)") }
             try Self.checkBeaconFits(new, replacing: id, in: sql)
             _ = try record.updated(sql)
+            try Self.announceWatchedChange(in: sql)
             return try GeoFrames.load(sql).place(Beacon(id: id, new))
         }
     }
@@ -65,6 +67,7 @@ extension AppDatabase {
         try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
             guard try sql.execute("DELETE FROM beacon WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no beacon \(id)") }
+            try Self.announceWatchedChange(in: sql)
         }
     }
 

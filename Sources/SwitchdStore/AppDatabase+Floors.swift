@@ -44,6 +44,7 @@ extension AppDatabase {
             floor.level = patch.level ?? floor.level
             floor.scale = patch.scale.applied(to: floor.scale)
             let record = FloorRecord(floor)
+            try Self.announceWatchedChange(in: sql)
             try sql.execute(
                 "UPDATE floor SET building = ?, name = ?, level = ?, metres_per_pixel = ?, origin_x = ?, origin_y = ? WHERE id = ?", [
                     .text(record.building), .text(record.name), .integer(Int64(record.level)),
@@ -60,10 +61,14 @@ extension AppDatabase {
     package func deleteFloor(_ id: Int64, at now: Date) async throws -> Deletion {
         try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
+            try Self.announceWatchedChange(in: sql)
             let rooms = try Set(RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(id)]).map(\.id))
             let locations = try Set(LocationRecord.fetchLocations(sql, filter: "room.floor_id = ?", values: [.integer(id)]).map(\.id))
             return try Self.deletingPlaces(rooms: rooms, locations: locations, at: now, in: sql) {
-                guard try sql.execute("DELETE FROM floor WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no floor \(id)") }
+                // Its tags' positions go too.
+                try SequencedFeed.tagPositions.keepingEnd(in: sql) {
+                    guard try sql.execute("DELETE FROM floor WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no floor \(id)") }
+                }
             }
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Positioning
 import ScanContract
 
@@ -11,21 +10,28 @@ extension AppDatabase {
     ///   naming `floorID` for an unknown floor, or what ``NewScannerPlacement/validate()`` refused.
     package func placeScanner(_ scannerID: ScannerID, _ new: NewScannerPlacement) async throws -> ScannerPlacement {
         try validate(new.validate)
-        return try await write { db in
-            guard try ScannerRecord.exists(db, key: scannerID.rawValue) else { throw StoreError.notFound("no scanner \(scannerID)") }
-            guard try FloorRecord.exists(db, key: new.floorID) else {
+        return try await writeStatements { sql in
+            // The floor must still be there (survey writes take this lock first), and the kept
+            // estimate must not be rewritten meanwhile by a recalibration (``recalibrate``).
+            try sql.lock(Self.surveyLock)
+            try sql.lock(Self.placementLock(scannerID))
+            guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(scannerID.rawValue)]) != nil else {
+                throw StoreError.notFound("no scanner \(scannerID)")
+            }
+            guard try FloorRecord.exists(sql, id: new.floorID) else {
                 throw StoreError.invalidField(ValidationError(field: "floorID", reason: "no floor \(new.floorID)"))
             }
-            let record = ScannerPlacementRecord(scannerID, new, kept: try ScannerPlacementRecord.fetchOne(db, key: scannerID.rawValue))
-            try record.save(db)
+            let record = ScannerPlacementRecord(scannerID, new, kept: try ScannerPlacementRecord.fetch(sql, of: scannerID))
+            try record.upsert(sql)
+            try Self.announceWatchedChange(in: sql)
             return try record.placement()
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown scanner or one not placed.
     package func placement(of scannerID: ScannerID) async throws -> ScannerPlacement {
-        try await read { db in
-            guard let record = try ScannerPlacementRecord.fetchOne(db, key: scannerID.rawValue) else {
+        try await readStatements { sql in
+            guard let record = try ScannerPlacementRecord.fetch(sql, of: scannerID) else {
                 throw StoreError.notFound("scanner \(scannerID) is not a placed fixed scanner")
             }
             return try record.placement()
@@ -34,23 +40,26 @@ extension AppDatabase {
 
     /// Every fixed scanner's placement, by scanner ID; those of one floor when given.
     package func placements(onFloor floorID: Int64? = nil) async throws -> [ScannerPlacement] {
-        try await read { db in
-            var request = ScannerPlacementRecord.order(ScannerPlacementRecord.Columns.scannerID)
-            if let floorID { request = request.filter(ScannerPlacementRecord.Columns.floorID == floorID) }
-            return try request.fetchAll(db).map { try $0.placement() }
-        }
+        try await readStatements { sql in try ScannerPlacementRecord.fetchAll(sql, onFloor: floorID).map { try $0.placement() } }
     }
 
     /// Makes the scanner a roaming one again; its sightings stay.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when it was not placed.
     package func unplaceScanner(_ scannerID: ScannerID) async throws {
-        try await write { db in
-            guard try ScannerPlacementRecord.deleteOne(db, key: scannerID.rawValue) else {
+        try await writeStatements { sql in
+            try sql.lock(Self.placementLock(scannerID))
+            try Self.announceWatchedChange(in: sql)
+            guard try sql.execute("DELETE FROM scanner_placement WHERE scanner_id = ?", [.text(scannerID.rawValue)]) > 0 else {
                 throw StoreError.notFound("scanner \(scannerID) is not a placed fixed scanner")
             }
         }
     }
+
+    /// The lock a write of `scannerID`'s placement takes, so that on PostgreSQL a placement and
+    /// the re-estimate of its receive offset (``recalibrate(_:reading:in:)``) are made one after
+    /// another.
+    static func placementLock(_ scannerID: ScannerID) -> String { "placement \(scannerID.rawValue)" }
 
     /// Sightings of registered beacons the estimate of a receive offset reads, newest first.
     static let calibrationSightings = 500
@@ -61,26 +70,27 @@ extension AppDatabase {
     /// (``TagRSSIStatistic/meanAboveMedian(_:)``): the beacons' measured powers are declared in
     /// the median's sense, so the offset is the receiver's own (6 dB hot: about −6 dB) whichever
     /// figure switchd reads. Leaves the placement as it is when there are none.
-    static func recalibrate(_ scannerID: ScannerID, reading statistic: TagRSSIStatistic, in db: Database) throws {
-        guard var placement = try ScannerPlacementRecord.fetchOne(db, key: scannerID.rawValue) else { return }
-        let rows = try Row.fetchAll(db, sql: """
+    static func recalibrate(_ scannerID: ScannerID, reading statistic: TagRSSIStatistic, in sql: any StoreTransaction) throws {
+        try sql.lock(placementLock(scannerID))
+        guard var placement = try ScannerPlacementRecord.fetch(sql, of: scannerID) else { return }
+        let rows = try sql.rows("""
             SELECT sighting.count, sighting.median_rssi, sighting.max_rssi, beacon.x, beacon.y, beacon.z, beacon.measured_power
             FROM sighting JOIN beacon ON beacon.id = sighting.beacon_id
             WHERE sighting.scanner_id = ? AND beacon.floor_id = ?
             ORDER BY sighting.id DESC LIMIT ?
-            """, arguments: [scannerID.rawValue, placement.floorID, calibrationSightings])
-        let windows = rows.map { (count: $0["count"] as Int, median: $0["median_rssi"] as Double, strongest: Double($0["max_rssi"] as Int)) }
+            """, [.text(scannerID.rawValue), .integer(placement.floorID), StoreValue(calibrationSightings)])
+        let windows = try rows.map { (count: try $0.int("count"), median: try $0.double("median_rssi"), strongest: try $0.double("max_rssi")) }
         let gap = statistic.meanAboveMedian(windows)
-        let samples = zip(rows, windows).map { row, window in
-            let dx = placement.x - (row["x"] as Double), dy = placement.y - (row["y"] as Double), dz = placement.height - (row["z"] as Double)
+        let samples = try zip(rows, windows).map { row, window in
+            let dx = placement.x - (try row.double("x")), dy = placement.y - (try row.double("y")), dz = placement.height - (try row.double("z"))
             return ReceiveOffsetSample(
-                rssi: statistic.value(median: window.median, strongest: window.strongest) - gap, txPower: Double(row["measured_power"] as Int),
+                rssi: statistic.value(median: window.median, strongest: window.strongest) - gap, txPower: try row.double("measured_power"),
                 distance: (dx * dx + dy * dy + dz * dz).squareRoot(), exponent: placement.pathLossExponent
             )
         }
         guard let estimate = ReceiveOffsetEstimate(samples) else { return }
         placement.estimatedReceiveOffset = estimate.offset
         placement.calibrationSamples = estimate.samples
-        try placement.update(db)
+        try placement.updateEstimate(sql)
     }
 }

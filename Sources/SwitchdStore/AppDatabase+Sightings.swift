@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Positioning
 import ScanContract
 
@@ -27,45 +26,64 @@ extension AppDatabase {
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
     package func ingestSightings(_ batch: SightingBatch, reading statistic: TagRSSIStatistic) async throws -> SightingIngest {
         try validate(batch.validate)
-        return try await write { db in
-            guard try ScannerRecord.exists(db, key: batch.scannerID.rawValue) else { throw StoreError.notFound("no scanner \(batch.scannerID)") }
+        return try await writeStatements { sql in
+            guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(batch.scannerID.rawValue)]) != nil else {
+                throw StoreError.notFound("no scanner \(batch.scannerID)")
+            }
             var ingest = SightingIngest(stored: 0, ignored: 0, tagsHeard: [:])
             var heardBeacons = false
             for sighting in batch.sightings {
-                let tag = try TagRecord.filter(TagRecord.Columns.identity == sighting.identity.key).fetchOne(db)
-                let beaconID = tag == nil ? try Self.beaconID(of: sighting.identity, in: db) : nil
+                let tag = try TagRecord.fetch(sql, identity: sighting.identity)
+                let beaconID = tag == nil ? try Self.beaconID(of: sighting.identity, in: sql) : nil
                 guard tag != nil || beaconID != nil else {
                     ingest.ignored += 1
                     continue
                 }
-                var record = SightingRecord(sighting, scannerID: batch.scannerID, tagID: tag?.id, beaconID: beaconID)
-                try record.insert(db)
-                ingest.lastSightingID = record.id
+                let record = SightingRecord(sighting, scannerID: batch.scannerID, tagID: tag?.id, beaconID: beaconID)
+                ingest.lastSightingID = try record.inserted(sql)
                 ingest.stored += 1
                 heardBeacons = heardBeacons || beaconID != nil
-                guard var tag, let tagID = tag.id else { continue }
+                guard let tag, let tagID = tag.id else { continue }
                 ingest.tagsHeard[tagID] = max(ingest.tagsHeard[tagID] ?? .distantPast, sighting.windowEnd)
-                if tag.missing, !tag.missingHeard {
-                    tag.missingHeard = true
-                    try tag.update(db)
-                    let floorID = try ScannerPlacementRecord.fetchOne(db, key: batch.scannerID.rawValue)?.floorID
-                    var presence = PresenceEventRecord(missingTag: tagID, heardBy: batch.scannerID, floorID: floorID, time: sighting.windowEnd)
-                    try presence.insert(db)
-                    ingest.presenceEvents.append(try presence.event())
+                if tag.missing, !tag.missingHeard, try Self.markMissingTagHeard(tagID, in: sql) {
+                    let floorID = try ScannerPlacementRecord.fetch(sql, of: batch.scannerID)?.floorID
+                    let presence = PresenceEventRecord(missingTag: tagID, heardBy: batch.scannerID, floorID: floorID, time: sighting.windowEnd)
+                    ingest.presenceEvents.append(try Self.insertMissingTagEvent(presence, in: sql))
                 }
             }
-            if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: db) }
+            if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: sql) }
             ingest.beaconsHeard = heardBeacons
             return ingest
         }
     }
 
+    /// Marks a missing tag heard, once: true when this transaction is the one that did (on
+    /// PostgreSQL another instance's may have, since the tag was read).
+    private static func markMissingTagHeard(_ tagID: Int64, in sql: any StoreTransaction) throws -> Bool {
+        try sql.execute("UPDATE tag SET missing_heard = ? WHERE id = ? AND missing_heard = ?", [.boolean(true), .integer(tagID), .boolean(false)]) == 1
+    }
+
+    /// The lock of the presence events' feed, held from the insert to the commit so event IDs
+    /// commit in order (docs/scale-out.md, "Transactions and serialisation").
+    static let presenceEventFeedLock = "feed presence_event"
+
+    /// Stores a `missingTagHeard` presence event and returns it with its ID.
+    private static func insertMissingTagEvent(_ record: PresenceEventRecord, in sql: any StoreTransaction) throws -> PresenceEvent {
+        try sql.lock(presenceEventFeedLock)
+        guard let row = try sql.row("""
+            INSERT INTO presence_event (scanner_id, kind, floor_id, time_ms, tag_id) VALUES (?, ?, ?, ?, ?) RETURNING id
+            """, [.text(record.scannerID), .text(record.kind), StoreValue(record.floorID), .integer(record.timeMs), StoreValue(record.tagID)]) else {
+            throw StoreError.corruptRow("inserting a presence event returned no row")
+        }
+        var inserted = record
+        inserted.id = try row.int64("id")
+        return try inserted.event()
+    }
+
     /// The registered beacon with this iBeacon identity, if any.
-    private static func beaconID(of identity: TagIdentity, in db: Database) throws -> Int64? {
+    private static func beaconID(of identity: TagIdentity, in sql: any StoreTransaction) throws -> Int64? {
         guard case .iBeacon(let id) = identity else { return nil }
-        return try Int64.fetchOne(db, BeaconRecord.select(BeaconRecord.Columns.id).filter(
-            BeaconRecord.Columns.uuid == id.uuid && BeaconRecord.Columns.major == Int(id.major) && BeaconRecord.Columns.minor == Int(id.minor)
-        ))
+        return try BeaconRecord.holder(sql, uuid: id.uuid, major: Int(id.major), minor: Int(id.minor))
     }
 
     /// The tag, and what each fixed scanner heard of it in its latest window ending in
@@ -76,11 +94,11 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil, reading statistic: TagRSSIStatistic) async throws -> (Tag, [FixedScannerHearing]) {
         let upTo = storedUpTo ?? Int64.max
-        return try await read { db in
-            let tag = try Self.tagRecord(tagID, in: db).tag()
-            let rows = try Row.fetchAll(db, sql: """
+        return try await readStatements { sql in
+            let tag = try Self.tagRecord(tagID, in: sql).tag()
+            let rows = try sql.rows("""
                 SELECT s.scanner_id, \(statistic.sql(sighting: "s")) AS rssi, p.floor_id, p.x, p.y, p.height, p.path_loss_exponent,
-                       COALESCE(p.receive_offset_override, p.estimated_receive_offset, 0) AS offset
+                       COALESCE(p.receive_offset_override, p.estimated_receive_offset, 0) AS receive_offset
                 FROM sighting s JOIN scanner_placement p ON p.scanner_id = s.scanner_id
                 WHERE s.tag_id = ? AND s.window_end_ms BETWEEN ? AND ?
                   AND s.id = (
@@ -89,11 +107,15 @@ extension AppDatabase {
                     ORDER BY s2.window_end_ms DESC, s2.id DESC LIMIT 1
                   )
                 ORDER BY s.scanner_id
-                """, arguments: [tagID, from.milliseconds, until.milliseconds, from.milliseconds, until.milliseconds, upTo])
-            let hearings = rows.map { row in
+                """, [
+                    .integer(tagID), .integer(from.milliseconds), .integer(until.milliseconds), .integer(from.milliseconds),
+                    .integer(until.milliseconds), .integer(upTo),
+                ])
+            let hearings = try rows.map { row in
                 FixedScannerHearing(
-                    scanner: row["scanner_id"], floorID: row["floor_id"], x: row["x"], y: row["y"], height: row["height"],
-                    receiveOffset: row["offset"], pathLossExponent: row["path_loss_exponent"], rssi: row["rssi"]
+                    scanner: try row.string("scanner_id"), floorID: try row.int64("floor_id"), x: try row.double("x"), y: try row.double("y"),
+                    height: try row.double("height"), receiveOffset: try row.double("receive_offset"),
+                    pathLossExponent: try row.double("path_loss_exponent"), rssi: try row.double("rssi")
                 )
             }
             return (tag, hearings)
@@ -104,11 +126,9 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func sightings(of tagID: Int64, limit: Int) async throws -> [StoredSighting] {
-        try await read { db in
-            _ = try Self.tagRecord(tagID, in: db)
-            return try SightingRecord.filter(SightingRecord.Columns.tagID == tagID)
-                .order(SightingRecord.Columns.windowEndMs.desc, SightingRecord.Columns.id.desc)
-                .limit(limit).fetchAll(db).map { try $0.storedSighting() }
+        try await readStatements { sql in
+            _ = try Self.tagRecord(tagID, in: sql)
+            return try SightingRecord.newestOfTag(sql, tagID, limit: limit).map { try $0.storedSighting() }
         }
     }
 }

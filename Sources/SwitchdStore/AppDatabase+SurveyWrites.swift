@@ -29,26 +29,10 @@ extension AppDatabase {
 
     /// Runs `delete`, a deletion that may remove the measurement feed's newest readings (by the
     /// cascades of a floor, room or location, or clearing a room), so that the feed's end never
-    /// goes down. On SQLite, `sqlite_sequence` keeps the end whatever is deleted: `delete` just
-    /// runs. On PostgreSQL, whose end is the highest sequence stored (``endOfMeasurementFeed(in:)``),
-    /// the feed's lock is taken (no ingest commits meanwhile), and when the deletion lowered the
-    /// highest sequence the former one is kept in `feed_end`.
+    /// goes down (``SequencedFeed/keepingEnd(in:_:)``).
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
     static func keepingMeasurementFeedEnd(in sql: any StoreTransaction, _ delete: () throws -> Void) throws {
-        guard sql is PostgresTransaction else { return try delete() }
-        try sql.lock(measurementFeedLock)
-        let before = try highestMeasurementSequence(in: sql)
-        try delete()
-        if let before, try highestMeasurementSequence(in: sql) != before {
-            try sql.execute("""
-                INSERT INTO feed_end (feed, sequence) VALUES (?, ?)
-                ON CONFLICT (feed) DO UPDATE SET sequence = GREATEST(feed_end.sequence, excluded.sequence)
-                """, [.text(measurementFeed), .integer(before)])
-        }
-    }
-
-    private static func highestMeasurementSequence(in sql: any StoreTransaction) throws -> Int64? {
-        try sql.row("SELECT MAX(sequence) AS highest FROM measurement", [])?.optionalInt64("highest")
+        try SequencedFeed.measurements.keepingEnd(in: sql, delete)
     }
 }

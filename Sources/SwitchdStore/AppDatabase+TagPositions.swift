@@ -3,52 +3,58 @@ import GRDB
 import ScanContract
 
 extension AppDatabase {
-    /// Stores a computed position (its `id` is ignored) and returns it as stored.
+    /// Stores a computed position (its `id` is ignored) and returns it as stored. On PostgreSQL
+    /// it holds the feed's lock until it commits and announces the new end to every instance on
+    /// ``feedChannel`` (`"tag_position <id>"`, docs/scale-out.md, "Fan-out across instances").
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile.
     package func storeTagPosition(_ position: TagPosition) async throws -> TagPosition {
-        try await write { db in
-            _ = try Self.tagRecord(position.tagID, in: db)
-            guard try FloorRecord.exists(db, key: position.floorID) else { throw StoreError.notFound("no floor \(position.floorID)") }
+        try await writeStatements { sql in
+            _ = try Self.tagRecord(position.tagID, in: sql)
+            guard try FloorRecord.exists(sql, id: position.floorID) else { throw StoreError.notFound("no floor \(position.floorID)") }
+            try sql.lock(SequencedFeed.tagPositions.lock)
             var record = TagPositionRecord(position)
-            record.id = nil
-            try record.insert(db)
+            record.id = try record.inserted(sql)
+            try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")
             return record.position
         }
     }
 
     /// The room of the location nearest (x, y) on the floor; nil when the floor has none.
     package func room(nearestTo x: Double, _ y: Double, onFloor floorID: Int64) async throws -> Int64? {
-        try await read { db in
-            try Int64.fetchOne(db, sql: """
+        try await readStatements { sql in
+            try sql.row("""
                 SELECT location.room_id FROM location JOIN room ON room.id = location.room_id
                 WHERE room.floor_id = ? ORDER BY (location.x - ?) * (location.x - ?) + (location.y - ?) * (location.y - ?), location.id LIMIT 1
-                """, arguments: [floorID, x, x, y, y])
+                """, [.integer(floorID), .real(x), .real(x), .real(y), .real(y)])?.int64("room_id")
         }
     }
 
-    /// The tag's positions after ID `after`, ascending, with `time` in `since..<until`.
+    /// The tag's positions after ID `after`, ascending, with `time` in `since..<until`, read in
+    /// one snapshot with the feed's end.
     package func tagPositions(of tagID: Int64, since: Date?, until: Date?, after id: Int64, limit: Int) async throws -> FeedSlice<TagPosition> {
-        try await read { db in
-            typealias Columns = TagPositionRecord.Columns
-            var request = TagPositionRecord.filter(Columns.tagID == tagID && Columns.id > id)
-            if let since { request = request.filter(Columns.timeMs >= since.milliseconds) }
-            if let until { request = request.filter(Columns.timeMs < until.milliseconds) }
-            let items = try request.order(Columns.id).limit(limit).fetchAll(db).map(\.position)
-            return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(TagPositionRecord.databaseTableName, in: db))
+        try await readStatements { sql in
+            var conditions = StoreConditions()
+            conditions.add("tag_id = ?", .integer(tagID))
+            conditions.add("id > ?", .integer(id))
+            conditions.add("time_ms >= ?", since.map { .integer($0.milliseconds) })
+            conditions.add("time_ms < ?", until.map { .integer($0.milliseconds) })
+            let items = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "id", limit: limit).map(\.position)
+            return FeedSlice(items: items, endOfFeed: try SequencedFeed.tagPositions.end(in: sql))
         }
     }
 
     package func endOfTagPositionFeed() async throws -> Int64 {
-        try await read { db in try AutoincrementEnd.of(TagPositionRecord.databaseTableName, in: db) }
+        try await readStatements { sql in try SequencedFeed.tagPositions.end(in: sql) }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag or one never located.
     package func latestTagPosition(of tagID: Int64) async throws -> TagPosition {
-        try await read { db in
-            _ = try Self.tagRecord(tagID, in: db)
-            guard let record = try TagPositionRecord.filter(TagPositionRecord.Columns.tagID == tagID)
-                .order(TagPositionRecord.Columns.timeMs.desc, TagPositionRecord.Columns.id.desc).fetchOne(db) else {
+        try await readStatements { sql in
+            _ = try Self.tagRecord(tagID, in: sql)
+            var conditions = StoreConditions()
+            conditions.add("tag_id = ?", .integer(tagID))
+            guard let record = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "time_ms DESC, id DESC", limit: 1).first else {
                 throw StoreError.notFound("tag \(tagID) has not been located yet")
             }
             return record.position
@@ -71,6 +77,6 @@ extension AppDatabase {
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func checkTagExists(_ tagID: Int64) async throws {
-        try await read { db in _ = try Self.tagRecord(tagID, in: db) }
+        try await readStatements { sql in _ = try Self.tagRecord(tagID, in: sql) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// Which tags `GET /v1/tags` lists: all, or those whose iBeacon identity matches the given
@@ -37,34 +36,43 @@ package struct TagLookup: Sendable, Hashable {
 }
 
 extension AppDatabase {
+    /// The lock every tag write takes, so that on PostgreSQL two instances' checks of an
+    /// identity already registered run one after another (the unique identity is the backstop).
+    static let tagsLock = "tags"
+
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``NewTag/validate()`` refused;
     ///   ``StoreError/conflict(_:)`` when a tag has that identity.
     package func createTag(_ new: NewTag) async throws -> Tag {
         try validate(new.validate)
         let record = try TagRecord(Tag(id: 0, new))
-        return try await write { db in
-            try Self.checkIdentityFree(new.identity, for: nil, in: db)
-            var inserted = record
-            try inserted.insert(db)
-            return try inserted.tag()
+        return try await writeStatements { sql in
+            try sql.lock(Self.tagsLock)
+            try Self.checkIdentityFree(new.identity, for: nil, in: sql)
+            try Self.announceWatchedChange(in: sql)
+            return try record.inserted(sql).tag()
         }
     }
 
-    /// Tags ordered by ID, those matching `lookup` only.
+    /// Tags ordered by ID, those matching `lookup` only. The pattern is matched against the
+    /// lower-cased identity key (keys are written lower-case), so SQLite's case-insensitive
+    /// `LIKE` and PostgreSQL's case-sensitive one find the same tags.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` for an incomplete lookup (see ``TagLookup``).
     package func tags(matching lookup: TagLookup = TagLookup()) async throws -> [Tag] {
-        let pattern = try lookup.keyPattern()
-        return try await read { db in
-            var request = TagRecord.order(TagRecord.Columns.id)
-            if let pattern { request = request.filter(TagRecord.Columns.identity.like(pattern)) }
-            return try request.fetchAll(db).map { try $0.tag() }
+        let pattern = try lookup.keyPattern()?.lowercased()
+        return try await readStatements { sql in
+            let records = if let pattern {
+                try TagRecord.fetchAll(sql, filter: "lower(identity) LIKE ?", values: [.text(pattern)])
+            } else {
+                try TagRecord.fetchAll(sql)
+            }
+            return try records.map { try $0.tag() }
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func tag(_ id: Int64) async throws -> Tag {
-        try await read { db in try Self.tagRecord(id, in: db).tag() }
+        try await readStatements { sql in try Self.tagRecord(id, in: sql).tag() }
     }
 
     /// Applies `patch`; marking a tag missing (again) re-arms its missing-tag event.
@@ -72,33 +80,40 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag; otherwise as ``createTag(_:)``.
     package func updateTag(_ id: Int64, with patch: TagPatch) async throws -> Tag {
         try validate(patch.validate)
-        return try await write { db in
-            let record = try Self.tagRecord(id, in: db)
+        return try await writeStatements { sql in
+            try sql.lock(Self.tagsLock)
+            let record = try Self.tagRecord(id, in: sql)
             let updated = try record.tag().applying(patch)
-            if let identity = patch.identity { try Self.checkIdentityFree(identity, for: id, in: db) }
+            if let identity = patch.identity { try Self.checkIdentityFree(identity, for: id, in: sql) }
             let rearmed = patch.missing == true && !record.missing
-            try TagRecord(updated, missingHeard: rearmed ? false : record.missingHeard).update(db)
+            try TagRecord(updated, missingHeard: rearmed ? false : record.missingHeard).update(sql)
+            try Self.announceWatchedChange(in: sql)
             return updated
         }
     }
 
-    /// Deletes the tag with its sightings, positions and events.
+    /// Deletes the tag with its sightings, positions and events, keeping the tag position
+    /// feed's end (``SequencedFeed/keepingEnd(in:_:)``).
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func deleteTag(_ id: Int64) async throws {
-        try await write { db in
-            guard try TagRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no tag \(id)") }
+        try await writeStatements { sql in
+            try sql.lock(Self.tagsLock)
+            try Self.announceWatchedChange(in: sql)
+            try SequencedFeed.tagPositions.keepingEnd(in: sql) {
+                guard try sql.execute("DELETE FROM tag WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no tag \(id)") }
+            }
         }
     }
 
-    static func tagRecord(_ id: Int64, in db: Database) throws -> TagRecord {
-        guard let record = try TagRecord.fetchOne(db, key: id) else { throw StoreError.notFound("no tag \(id)") }
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
+    static func tagRecord(_ id: Int64, in sql: any StoreTransaction) throws -> TagRecord {
+        guard let record = try TagRecord.fetch(sql, id: id) else { throw StoreError.notFound("no tag \(id)") }
         return record
     }
 
-    private static func checkIdentityFree(_ identity: TagIdentity, for id: Int64?, in db: Database) throws {
-        let holder = try Int64.fetchOne(db, TagRecord.select(TagRecord.Columns.id).filter(TagRecord.Columns.identity == identity.key))
-        if let holder, holder != id {
+    private static func checkIdentityFree(_ identity: TagIdentity, for id: Int64?, in sql: any StoreTransaction) throws {
+        if let holder = try TagRecord.fetch(sql, identity: identity)?.id, holder != id {
             throw StoreError.conflict("tag \(holder) is already registered as \(identity.key)")
         }
     }

@@ -1,4 +1,3 @@
-import GRDB
 import ScanContract
 
 /// What a listening scanner is asked to watch, in order of priority.
@@ -17,9 +16,9 @@ extension AppDatabase {
     /// The identities `scannerID` watches when it listens (``WatchedIdentities``). An unknown
     /// scanner watches the tags only.
     package func watchedIdentities(of scannerID: ScannerID) async throws -> WatchedIdentities {
-        try await read { db in
-            let tags = try TagRecord.order(TagRecord.Columns.id).fetchAll(db).map { try $0.tag().identity }
-            let rows = try Row.fetchAll(db, sql: """
+        try await readStatements { sql in
+            let tags = try TagRecord.fetchAll(sql).map { try $0.tag().identity }
+            let rows = try sql.rows("""
                 SELECT b.uuid, b.major, b.minor
                 FROM scanner_placement p
                 JOIN floor pf ON pf.id = p.floor_id
@@ -27,15 +26,28 @@ extension AppDatabase {
                 JOIN beacon b ON b.floor_id = bf.id
                 WHERE p.scanner_id = ?
                 ORDER BY b.floor_id <> p.floor_id, (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y), b.id
-                """, arguments: [scannerID.rawValue])
+                """, [.text(scannerID.rawValue)])
             let tagKeys = Set(tags.map(\.key))
             let beacons = try rows.map { row -> TagIdentity in
-                guard let major = UInt16(exactly: row["major"] as Int), let minor = UInt16(exactly: row["minor"] as Int) else {
+                guard let major = UInt16(exactly: try row.int("major")), let minor = UInt16(exactly: try row.int("minor")) else {
                     throw StoreError.corruptRow("a beacon has an identity out of range")
                 }
-                return .iBeacon(BeaconID(uuid: row["uuid"], major: major, minor: minor))
+                return .iBeacon(BeaconID(uuid: try row.uuid("uuid"), major: major, minor: minor))
             }
             return WatchedIdentities(tags: tags, beacons: beacons.filter { !tagKeys.contains($0.key) })
         }
+    }
+}
+
+extension AppDatabase {
+    /// The channel a change of what listening scanners watch is announced on (docs/scale-out.md,
+    /// "Fan-out across instances").
+    package static let watchedChannel = "floorscan_watched"
+
+    /// Announces, when the transaction commits, that what listening scanners watch changed (a
+    /// tag, a placement, a beacon or a floor), so every instance's held long-polls asking for
+    /// the watched list read it again. Nothing on SQLite, whose one process bumps its own hub.
+    static func announceWatchedChange(in sql: any StoreTransaction) throws {
+        try sql.notify(watchedChannel, "changed")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// Two real `switchd` processes on one real PostgreSQL server, as behind a load balancer
 /// (docs/scale-out.md): a flip PATCHed on A reaches the long-poll B holds, readings posted to A
-/// reach the live feed B serves, the survey made through either is read through the other, a route
+/// reach the live feed B serves, the survey and tags made through either are read through the other, a route
 /// not on PostgreSQL yet answers 501, and A SIGKILLed while batches pour in loses none that was
 /// answered 2xx (the uploads it dropped are sent again to B, as a balancer and scannerd's spool
 /// would). The other then stops cleanly on SIGTERM.
@@ -39,14 +39,18 @@ struct PostgresTwoInstanceTests {
         let b = try await SwitchdInstance.start(in: folder, arguments: database, label: "switchd-b", stateName: "b", adminTokenFile: tokenFile)
         defer { b.process.signal(SIGKILL) }
 
-        let tags = try await b.adminClient().send("GET", "/v1/tags")
-        #expect(tags.status == 501 && tags.error?.code == "not_on_postgres", "\(tags.status) \(tags.text)")
+        let mqtt = try await b.adminClient().send("GET", "/v1/integrations/mqtt")
+        #expect(mqtt.status == 501 && mqtt.error?.code == "not_on_postgres", "\(mqtt.status) \(mqtt.text)")
         _ = try await b.process.waitForLogLine { $0.contains("the routes listed answer 501 not_on_postgres") }
 
-        // The survey made through A is B's too.
+        // The survey and tags made through either are the other's too.
         let floor = try await a.adminClient().call("POST", "/v1/floors", json: NewFloor(name: "Ground"), as: Floor.self)
         let room = try await b.adminClient().call("POST", "/v1/rooms", json: NewRoom(floorID: floor.id, name: "Hall"), as: Room.self)
         #expect(try await a.adminClient().call("GET", "/v1/rooms?floor=\(floor.id)", as: [Room].self) == [room])
+        let tag = try await b.adminClient().call(
+            "POST", "/v1/tags", json: NewTag(name: "bike", identity: .address(MACAddress(rawValue: 0xAA_BB_CC_00_11_22))), as: ScanContract.Tag.self
+        )
+        #expect(try await a.adminClient().call("GET", "/v1/tags", as: [ScanContract.Tag].self) == [tag])
 
         // The scanner is registered through A, its token issued through B.
         _ = try await a.adminClient().call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID(scanner)), as: ScanContract.Scanner.self)

@@ -55,10 +55,37 @@ extension AppDatabase {
     /// - Throws: when the listening connection cannot be made or drops (listen again, then
     ///   resync from ``endOfMeasurementFeed()``).
     package func listenForMeasurementFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void) async throws {
+        try await listenForFeed(SequencedFeed.measurements, listening: listening, receive: receive)
+    }
+
+    /// Calls `receive` with each new end of the tag position feed another instance (or this
+    /// one) committed, as ``listenForMeasurementFeed(listening:receive:)`` does for readings;
+    /// resync from ``endOfTagPositionFeed()``. Returns at once on SQLite.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops.
+    package func listenForTagPositionFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ id: Int64) async -> Void) async throws {
+        try await listenForFeed(SequencedFeed.tagPositions, listening: listening, receive: receive)
+    }
+
+    /// Calls `changed` for each change of what listening scanners watch committed by another
+    /// instance (or this one), after `listening` says the listener is registered (as
+    /// ``listenForSwitchRevisions(listening:receive:)``). Returns at once on SQLite.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops (listen again, then
+    ///   wake every watched-list wait once, since a change may have been missed).
+    package func listenForWatchedListChanges(listening: @Sendable () async -> Void, changed: @Sendable () async -> Void) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.watchedChannel, listening: listening) { _ in await changed() }
+    }
+
+    /// `feed`'s announcements on ``feedChannel`` (`"<feed name> <sequence>"`), the others' skipped.
+    private func listenForFeed(
+        _ feed: SequencedFeed, listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void
+    ) async throws {
         guard case .postgres(let store) = backend else { return }
         try await store.listen(on: Self.feedChannel, listening: listening) { payload in
             let parts = payload.split(separator: " ")
-            guard parts.count == 2, parts[0] == "measurement", let sequence = Int64(parts[1]) else { return }
+            guard parts.count == 2, parts[0] == feed.name, let sequence = Int64(parts[1]) else { return }
             await receive(sequence)
         }
     }
@@ -85,8 +112,7 @@ extension AppDatabase {
 
 /// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,
 /// "Phases"). switchd on PostgreSQL serves only the routes already moved and answers the others
-/// 501 before they reach the store; a request that still meets this (a long-poll asking for the
-/// watched list) is answered 501 too.
+/// 501 before they reach the store; a request that still meets this is answered 501 too.
 package struct NotYetOnPostgres: Error, CustomStringConvertible {
     package var description: String { "this store method runs on SQLite only so far (docs/scale-out.md)" }
 }

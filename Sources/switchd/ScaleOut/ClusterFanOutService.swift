@@ -7,9 +7,11 @@ import SwitchdStore
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
 /// switch), a new end of the measurement feed raises ``Feeds/measurements`` (live feeds read
-/// the new readings).
+/// the new readings), and one of the tag position feed ``Feeds/tagPositions`` (tags' streams);
+/// a change of what listening scanners watch bumps ``SwitchHub/watchedTags`` (their long-polls
+/// read the watched list again).
 ///
-/// Each channel has a listening connection of its own. Once it is listening, the watermarks are
+/// Each listens on a connection of its own. Once it is listening, the watermarks are
 /// raised to what the store holds (every scanner's current revision, the feed's end), so what
 /// was committed before, or while a dropped connection was deaf, is announced too. A dropped or
 /// refused connection is logged and tried again ``retryInterval`` later; meanwhile waiters fall
@@ -18,6 +20,7 @@ struct ClusterFanOutService: Service {
     let database: AppDatabase
     let hub: SwitchHub
     let measurements: SequenceFeed
+    let tagPositions: SequenceFeed
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
 
@@ -28,6 +31,8 @@ struct ClusterFanOutService: Service {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
                 group.addTask { await follow("the measurement feed", listen: listenForMeasurements) }
+                group.addTask { await follow("the tag position feed", listen: listenForTagPositions) }
+                group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 await group.waitForAll()
             }
         }
@@ -47,6 +52,22 @@ struct ClusterFanOutService: Service {
             await resync("the measurement feed") { await measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
         }) { sequence in
             await measurements.publish(upTo: sequence)
+        }
+    }
+
+    private func listenForTagPositions() async throws {
+        try await database.listenForTagPositionFeed(listening: {
+            await resync("the tag position feed") { await tagPositions.publish(upTo: try await database.endOfTagPositionFeed()) }
+        }) { id in
+            await tagPositions.publish(upTo: id)
+        }
+    }
+
+    /// A tag, placement, beacon or floor changed: long-polls asking for the watched list read it
+    /// again. After (re)connecting, they read it once in case a change was missed meanwhile.
+    private func listenForWatchedLists() async throws {
+        try await database.listenForWatchedListChanges(listening: { await hub.watchedTags.bump() }) {
+            await hub.watchedTags.bump()
         }
     }
 

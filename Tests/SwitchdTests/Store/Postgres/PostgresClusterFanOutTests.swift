@@ -5,19 +5,34 @@ import Testing
 @testable import switchd
 @testable import SwitchdStore
 
-/// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip and readings
-/// committed through instance A's store (another connection pool on the same PostgreSQL
-/// database) raise B's ``SwitchHub`` watermark and B's measurement feed. Each wait returns only
+/// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip, readings and tag
+/// positions committed through instance A's store (another connection pool on the same
+/// PostgreSQL database) raise B's ``SwitchHub`` watermark, B's measurement feed and B's tag
+/// position feed (which a tag's stream on B follows). Each wait returns only
 /// when the watermark is raised, so without the service this suite waits until its time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
-    @Test func commitsThroughAnotherInstanceRaiseThisInstancesWatermarks() async throws {
+    /// Two stores on one database, and the service fanning out into B's hub and feeds.
+    static func twoInstancesFannedOutIntoB() async throws -> (AppDatabase, AppDatabase, SwitchHub, Feeds, Task<Void, any Error>) {
         let (instanceA, instanceB) = try await twoPostgresInstances(maxConnections: 2)
         let hub = SwitchHub()
         let feeds = Feeds()
         let service = Task {
-            try await ClusterFanOutService(database: instanceB, hub: hub, measurements: feeds.measurements, logger: Logger(label: "test")).run()
+            try await ClusterFanOutService(
+                database: instanceB, hub: hub, measurements: feeds.measurements, tagPositions: feeds.tagPositions, logger: Logger(label: "test")
+            ).run()
         }
+        return (instanceA, instanceB, hub, feeds, service)
+    }
+
+    static func stop(_ service: Task<Void, any Error>, _ instances: AppDatabase...) async throws {
+        service.cancel()
+        _ = await service.result
+        for instance in instances { try await instance.close() }
+    }
+
+    @Test func commitsThroughAnotherInstanceRaiseThisInstancesWatermarks() async throws {
+        let (instanceA, instanceB, hub, feeds, service) = try await Self.twoInstancesFannedOutIntoB()
 
         // The first flip is seen either by the resync that follows listening, or by its
         // notification; either way B is listening once it has been seen.
@@ -38,9 +53,39 @@ struct PostgresClusterFanOutTests {
         await feeds.measurements.waitForRows(after: try #require(first.lastSequence))
         #expect(try #require(second.lastSequence) > #require(first.lastSequence))
 
-        service.cancel()
-        _ = await service.result
-        try await instanceA.close()
-        try await instanceB.close()
+        try await Self.stop(service, instanceA, instanceB)
+    }
+
+    /// A tag registered through A wakes B's long-polls asking for the watched list; positions
+    /// located through A reach B's tag position feed and the tag's stream there.
+    @Test func tagsAndTagPositionsStoredThroughAnotherInstanceRaiseThisInstancesWatermarks() async throws {
+        let (instanceA, instanceB, hub, feeds, service) = try await Self.twoInstancesFannedOutIntoB()
+        // Before any change, only the wake-up that follows listening raises the watched lists'
+        // watermark; after it, only a notification can.
+        await hub.watchedTags.wait(untilAbove: 0)
+        let watchedSeen = await hub.watchedTags.value
+        let floor = try await instanceA.createFloor(NewFloor(name: "Ground"))
+        let tag = try await instanceA.createTag(NewTag(name: "bike", identity: .address(MACAddress(rawValue: 0xAA_BB_CC_00_11_22))))
+        await hub.watchedTags.wait(untilAbove: watchedSeen)
+        func store(at second: TimeInterval) async throws -> TagPosition {
+            try await instanceA.storeTagPosition(TagPosition(
+                id: 0, tagID: tag.id, time: Readings.start.addingTimeInterval(second), floorID: floor.id, x: second, y: 1, roomID: nil,
+                accuracyMetres: 1, method: "test", scannersHeard: 3
+            ))
+        }
+
+        // The first is seen by the resync that follows listening or by its notification; either
+        // way B is listening once it has been seen.
+        let first = try await store(at: 1)
+        await feeds.tagPositions.waitForRows(after: first.id - 1)
+
+        // Stored while B listens: only the notification can announce it, and B's stream reads it.
+        let second = try await store(at: 2)
+        await feeds.tagPositions.waitForRows(after: first.id)
+        let source = instanceB.tagPositionSource(of: tag.id, since: nil, until: nil, feed: feeds.tagPositions)
+        var followed = source.follow(after: first.id).makeAsyncIterator()
+        #expect(try await followed.next() == second)
+
+        try await Self.stop(service, instanceA, instanceB)
     }
 }
