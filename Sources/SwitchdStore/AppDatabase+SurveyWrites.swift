@@ -10,45 +10,32 @@ extension AppDatabase {
 
     /// Deletes part of the survey with `delete`, after turning off the switches pointing into
     /// `rooms` or `locations` (``turnOffSwitches(inRooms:orLocations:at:in:)``), keeping the
-    /// measurement feed's end (``keepingMeasurementFeedEnd(in:_:)``). The caller holds
-    /// ``surveyLock``; the feed's lock comes next and each scanner's switch lock last, the order
-    /// ingest (feed, then switch) and a switch change that sets a place (survey, then switch)
-    /// take them in too, so two instances never wait on each other in a circle.
+    /// measurement feed's end and the position feed's (a floor's positions go with it; see
+    /// ``StoreFeed/keepingEnd(in:_:)``). The caller holds ``surveyLock``; the feeds' locks come
+    /// next (measurements, then positions) and each scanner's switch lock last, the order ingest
+    /// (feed, then switch), a position (survey, then feed) and a switch change that sets a place
+    /// (survey, then switch) take them in too, so two instances never wait on each other in a
+    /// circle.
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
     static func deletingPlaces(
         rooms: Set<Int64>, locations: Set<Int64>, at now: Date, in sql: any StoreTransaction, _ delete: () throws -> Void
     ) throws -> Deletion {
-        var turnedOff: [ScanSwitch] = []
-        try keepingMeasurementFeedEnd(in: sql) {
-            turnedOff = try turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: sql)
-            try delete()
+        try StoreFeed.measurements.keepingEnd(in: sql) {
+            try StoreFeed.positions.keepingEnd(in: sql) {
+                let turnedOff = try turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: sql)
+                try delete()
+                return Deletion(switchesTurnedOff: turnedOff)
+            }
         }
-        return Deletion(switchesTurnedOff: turnedOff)
     }
 
     /// Runs `delete`, a deletion that may remove the measurement feed's newest readings (by the
     /// cascades of a floor, room or location, or clearing a room), so that the feed's end never
-    /// goes down. On SQLite, `sqlite_sequence` keeps the end whatever is deleted: `delete` just
-    /// runs. On PostgreSQL, whose end is the highest sequence stored (``endOfMeasurementFeed(in:)``),
-    /// the feed's lock is taken (no ingest commits meanwhile), and when the deletion lowered the
-    /// highest sequence the former one is kept in `feed_end`.
+    /// goes down (``StoreFeed/keepingEnd(in:_:)``).
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
     static func keepingMeasurementFeedEnd(in sql: any StoreTransaction, _ delete: () throws -> Void) throws {
-        guard sql is PostgresTransaction else { return try delete() }
-        try sql.lock(measurementFeedLock)
-        let before = try highestMeasurementSequence(in: sql)
-        try delete()
-        if let before, try highestMeasurementSequence(in: sql) != before {
-            try sql.execute("""
-                INSERT INTO feed_end (feed, sequence) VALUES (?, ?)
-                ON CONFLICT (feed) DO UPDATE SET sequence = GREATEST(feed_end.sequence, excluded.sequence)
-                """, [.text(measurementFeed), .integer(before)])
-        }
-    }
-
-    private static func highestMeasurementSequence(in sql: any StoreTransaction) throws -> Int64? {
-        try sql.row("SELECT MAX(sequence) AS highest FROM measurement", [])?.optionalInt64("highest")
+        try StoreFeed.measurements.keepingEnd(in: sql, delete)
     }
 }

@@ -52,10 +52,10 @@ extension AppDatabase {
 
     /// The measurement feed's lock (``takeFeedLock(in:)``), also taken by deletions that keep
     /// the feed's end (``keepingMeasurementFeedEnd(in:_:)``).
-    static let measurementFeedLock = "feed \(measurementFeed)"
+    static let measurementFeedLock = StoreFeed.measurements.lock
 
     /// The measurement feed's name in notifications and in `feed_end`.
-    static let measurementFeed = "measurement"
+    static let measurementFeed = StoreFeed.measurements.name
 
     /// One batch as ``ingest(_:at:in:)`` (SQLite) stores it, with the same checks in the same order
     /// and the same answers, through the seam: a replayed batch ID is a duplicate; the readings

@@ -6,18 +6,18 @@ import SwitchdStore
 /// On PostgreSQL, makes what other switchd instances commit wake this one's waiters, as its own
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
-/// switch), a new end of the measurement feed raises ``Feeds/measurements`` (live feeds read
-/// the new readings).
+/// switch), a new end of the measurement or position feed raises ``Feeds/measurements`` or
+/// ``Feeds/positions`` (live feeds read the new rows).
 ///
 /// Each channel has a listening connection of its own. Once it is listening, the watermarks are
-/// raised to what the store holds (every scanner's current revision, the feed's end), so what
+/// raised to what the store holds (every scanner's current revision, each feed's end), so what
 /// was committed before, or while a dropped connection was deaf, is announced too. A dropped or
 /// refused connection is logged and tried again ``retryInterval`` later; meanwhile waiters fall
 /// back to their timeouts, never to a wrong answer. Ends on graceful shutdown.
 struct ClusterFanOutService: Service {
     let database: AppDatabase
     let hub: SwitchHub
-    let measurements: SequenceFeed
+    let feeds: Feeds
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
 
@@ -27,7 +27,7 @@ struct ClusterFanOutService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
-                group.addTask { await follow("the measurement feed", listen: listenForMeasurements) }
+                group.addTask { await follow("the measurement and position feeds", listen: listenForFeeds) }
                 await group.waitForAll()
             }
         }
@@ -42,11 +42,15 @@ struct ClusterFanOutService: Service {
         }
     }
 
-    private func listenForMeasurements() async throws {
-        try await database.listenForMeasurementFeed(listening: {
-            await resync("the measurement feed") { await measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
-        }) { sequence in
-            await measurements.publish(upTo: sequence)
+    private func listenForFeeds() async throws {
+        try await database.listenForFeeds(listening: {
+            await resync("the measurement feed") { await feeds.measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
+            await resync("the position feed") { await feeds.positions.publish(upTo: try await database.endOfPositionFeed()) }
+        }) { feed, sequence in
+            switch feed {
+            case .measurement: await feeds.measurements.publish(upTo: sequence)
+            case .position: await feeds.positions.publish(upTo: sequence)
+            }
         }
     }
 

@@ -7,8 +7,9 @@ import Testing
 
 /// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip and readings
 /// committed through instance A's store (another connection pool on the same PostgreSQL
-/// database) raise B's ``SwitchHub`` watermark and B's measurement feed. Each wait returns only
-/// when the watermark is raised, so without the service this suite waits until its time limit.
+/// database) raise B's ``SwitchHub`` watermark, B's measurement feed and B's position feed.
+/// Each wait returns only when the watermark is raised, so without the service this suite waits
+/// until its time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
     @Test func commitsThroughAnotherInstanceRaiseThisInstancesWatermarks() async throws {
@@ -16,7 +17,7 @@ struct PostgresClusterFanOutTests {
         let hub = SwitchHub()
         let feeds = Feeds()
         let service = Task {
-            try await ClusterFanOutService(database: instanceB, hub: hub, measurements: feeds.measurements, logger: Logger(label: "test")).run()
+            try await ClusterFanOutService(database: instanceB, hub: hub, feeds: feeds, logger: Logger(label: "test")).run()
         }
 
         // The first flip is seen either by the resync that follows listening, or by its
@@ -37,6 +38,16 @@ struct PostgresClusterFanOutTests {
         let second = try await instanceA.ingest(Readings.batch([Readings.ble(), Readings.wifi(at: 1)], revision: again.revision), at: Date())
         await feeds.measurements.waitForRows(after: try #require(first.lastSequence))
         #expect(try #require(second.lastSequence) > #require(first.lastSequence))
+
+        // A position posted through A reaches B's position feed (its listener already listens:
+        // the measurements above came through it).
+        let floor = try await instanceA.createFloor(NewFloor(name: "Ground"))
+        let position = try await instanceA.createPosition(NewPosition(
+            scannerID: scanner, time: Date(), building: floor.building, floor: floor.id, x: 1, y: 2, roomID: nil, nearestLocationID: nil,
+            accuracyMetres: 3, method: "knn"
+        ))
+        await feeds.positions.waitForRows(after: position.id - 1)
+        #expect(try await instanceB.positions(matching: PositionFilter(), after: 0, limit: 10).items.map(\.id) == [position.id])
 
         service.cancel()
         _ = await service.result
