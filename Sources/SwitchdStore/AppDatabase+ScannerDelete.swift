@@ -53,7 +53,7 @@ extension AppDatabase {
             )
             let tokensRevoked = db.changesCount
             let positions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM position WHERE scanner_id = ?", arguments: [id]) ?? 0
-            try Self.deleteWalkUnderWay(of: id, in: db)
+            try Self.deleteWalkUnderWay(of: id, in: SQLiteTransaction(db: db))
             try db.execute(sql: "DELETE FROM scanner WHERE id = ?", arguments: [id])
             try db.execute(sql: """
                 INSERT INTO deleted_scanner (scanner_id, last_revision, deleted_ms) VALUES (?, ?, ?)
