@@ -164,13 +164,12 @@ extension AppDatabase {
     /// (or deletion) are one after another, as on SQLite, and the readings of a walk that has
     /// arrived are placed (``placeLateWalkReadings(scannerID:revision:in:)``). A walk's revision
     /// exists before any batch can name it, so a batch not under one now never will be.
+    /// One statement for the whole group, so a group costs one round trip more, not one per batch.
     static func walkBatchesNeedTheSurveyLock(_ batches: [MeasurementBatch], in sql: any StoreTransaction) throws -> Bool {
-        for batch in batches where try sql.row(
-            "SELECT id FROM walk WHERE scanner_id = ? AND revision = ?", [.text(batch.scannerID.rawValue), .integer(Int64(batch.switchRevision))]
-        ) != nil {
-            return true
-        }
-        return false
+        guard !batches.isEmpty else { return false }
+        let conditions = Array(repeating: "(scanner_id = ? AND revision = ?)", count: batches.count).joined(separator: " OR ")
+        let values = batches.flatMap { batch -> [StoreValue] in [.text(batch.scannerID.rawValue), .integer(Int64(batch.switchRevision))] }
+        return try sql.row("SELECT id FROM walk WHERE \(conditions) LIMIT 1", values) != nil
     }
 
     private static func walkEnd(_ id: Int64, field: String, in sql: any StoreTransaction) throws -> Location {

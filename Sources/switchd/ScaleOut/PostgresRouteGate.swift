@@ -14,7 +14,8 @@ struct PostgresRouteGate: RouterMiddleware {
     /// measurement feed; and the survey: floors (with their plan, geo-reference and GeoJSON
     /// export), rooms (with clearing one, its doors and autolink), locations, links (and routes
     /// over them), beacons, and the radio map built from it; positions (posted, listed, latest,
-    /// streamed) and locating with that map; walk surveys.
+    /// streamed) and locating with that map; walk surveys; the dashboard and the emitter
+    /// summary; deleting a scanner.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -33,6 +34,7 @@ struct PostgresRouteGate: RouterMiddleware {
         "GET /v1/radiomap",
         "POST /v1/positions", "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream", "POST /v1/locate",
         "POST /v1/walks", "GET /v1/walks", "GET /v1/walks/{id}", "DELETE /v1/walks/{id}", "POST /v1/walks/{id}/arrived",
+        "GET /v1/dashboard", "GET /v1/emitters", "DELETE /v1/scanners/{id}",
         "POST /v1/beacons", "GET /v1/beacons", "GET /v1/beacons/{id}", "PUT /v1/beacons/{id}", "DELETE /v1/beacons/{id}",
     ]
 

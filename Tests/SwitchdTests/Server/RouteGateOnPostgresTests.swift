@@ -17,9 +17,9 @@ struct RouteGateOnPostgresTests {
     /// today"); a route moved leaves this list in the same commit.
     @Test func exactlyTheseRoutesStillAnswer501() {
         #expect(PostgresRouteGate.unserved(by: .standard) == [
-            "DELETE /v1/scanners/{id}", "DELETE /v1/scanners/{id}/placement",
+            "DELETE /v1/scanners/{id}/placement",
             "DELETE /v1/tags/{id}", "DELETE /v1/webhooks/{id}",
-            "GET /v1/dashboard", "GET /v1/emitters", "GET /v1/events", "GET /v1/events/stream",
+            "GET /v1/events", "GET /v1/events/stream",
             "GET /v1/integrations/mqtt", "GET /v1/integrations/webhooks", "GET /v1/placements",
             "GET /v1/scanners/{id}/placement", "GET /v1/tags", "GET /v1/tags/{id}", "GET /v1/tags/{id}/events",
             "GET /v1/tags/{id}/events/stream", "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest",
