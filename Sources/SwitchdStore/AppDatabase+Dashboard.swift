@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Positioning
 import ScanContract
 
@@ -14,54 +13,57 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/corruptRow(_:)`` when a stored scanner ID or beacon is not what switchd writes.
     package func dashboard(since: Date, now: Date, counter: DwellCounter = DwellCounter()) async throws -> Dashboard {
-        try await read { db in
-            let counts = try Self.dashboardCounts(db, since: since, onlineSince: now.addingTimeInterval(-Dashboard.onlineWindowSeconds))
-            let recent = try Self.recentActivity(db, limit: Dashboard.recentLimit)
-            let dwell = try Self.dwell(db, since: since, counter: counter)
+        try await readStatements { sql in
+            let counts = try Self.dashboardCounts(sql, since: since, onlineSince: now.addingTimeInterval(-Dashboard.onlineWindowSeconds))
+            let recent = try Self.recentActivity(sql, limit: Dashboard.recentLimit)
+            let dwell = try Self.dwell(sql, since: since, counter: counter)
             return Dashboard(time: now, since: since, counts: counts, recent: recent, dwell: dwell)
         }
     }
 
-    private static func count(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-        try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+    /// The column `n` of the statement's one row.
+    private static func count(_ sql: any StoreTransaction, _ statement: String, _ values: [StoreValue] = []) throws -> Int {
+        try sql.row(statement, values)?.int("n") ?? 0
     }
 
-    private static func dashboardCounts(_ db: Database, since: Date, onlineSince: Date) throws -> DashboardCounts {
+    private static func dashboardCounts(_ sql: any StoreTransaction, since: Date, onlineSince: Date) throws -> DashboardCounts {
         DashboardCounts(
             // A deleted scanner's batches stay: only registered scanners count (see DashboardSQL).
-            scannersOnline: try count(db, DashboardSQL.scannersOnline, [onlineSince.milliseconds, onlineSince.milliseconds]),
-            scanners: try count(db, DashboardSQL.scanners),
-            readingsToday: try count(db, DashboardSQL.readingsSince, [since.milliseconds]),
-            positionsToday: try count(db, DashboardSQL.positionsSince, [since.milliseconds]),
-            locationsSurveyed: try count(db, DashboardSQL.locationsSurveyed),
-            locations: try count(db, DashboardSQL.locations)
+            scannersOnline: try count(sql, DashboardSQL.scannersOnline, [.integer(onlineSince.milliseconds), .integer(onlineSince.milliseconds)]),
+            scanners: try count(sql, DashboardSQL.scanners),
+            readingsToday: try count(sql, DashboardSQL.readingsSince, [.integer(since.milliseconds)]),
+            positionsToday: try count(sql, DashboardSQL.positionsSince, [.integer(since.milliseconds)]),
+            locationsSurveyed: try count(sql, DashboardSQL.locationsSurveyed),
+            locations: try count(sql, DashboardSQL.locations)
         )
     }
 
     /// The newest batches that stored readings (a locate batch keeping nothing is no news) and
     /// switch changes (a scanner's first revision, made with it, is no change), merged newest first.
-    private static func recentActivity(_ db: Database, limit: Int) throws -> [ActivityEntry] {
+    private static func recentActivity(_ sql: any StoreTransaction, limit: Int) throws -> [ActivityEntry] {
         var entries: [ActivityEntry] = []
-        let batches = try Row.fetchAll(db, sql: DashboardSQL.recentBatches, arguments: [limit])
+        let batches = try sql.rows(DashboardSQL.recentBatches, [StoreValue(limit)])
         for row in batches {
-            let stored: Int = row["stored"]
-            let discarded: Int = row["discarded"]
-            let mode: String? = row["mode"]
+            let stored = try row.int("stored")
+            let discarded = try row.bool("discarded") ? 1 : 0
+            let mode = try row.optionalString("mode")
             var summary = "stored \(stored) reading\(stored == 1 ? "" : "s")" + (mode.map { " (\($0))" } ?? "")
             if discarded > 0 { summary += ", \(discarded) not kept" }
             entries.append(ActivityEntry(
-                time: Date(milliseconds: row["received_ms"]), kind: .upload, scannerID: try scannerID(row["scanner_id"]), summary: summary
+                time: Date(milliseconds: try row.int64("received_ms")), kind: .upload, scannerID: try scannerID(row.string("scanner_id")),
+                summary: summary
             ))
         }
-        let switches = try Row.fetchAll(db, sql: DashboardSQL.recentSwitches, arguments: [limit])
+        let switches = try sql.rows(DashboardSQL.recentSwitches, [StoreValue(limit)])
         for row in switches {
-            let scanning: Bool = row["scanning"]
-            let mode: String = row["mode"]
-            let location: Int64? = row["location_id"]
+            let scanning = try row.bool("scanning")
+            let mode = try row.string("mode")
+            let location = try row.optionalInt64("location_id")
             let place = mode == "survey" ? location.map { " at location \($0)" } ?? "" : ""
             let summary = scanning ? "switch on: \(mode)\(place)" : "switch off"
             entries.append(ActivityEntry(
-                time: Date(milliseconds: row["changed_ms"]), kind: .switch, scannerID: try scannerID(row["scanner_id"]), summary: summary
+                time: Date(milliseconds: try row.int64("changed_ms")), kind: .switch, scannerID: try scannerID(row.string("scanner_id")),
+                summary: summary
             ))
         }
         // Newest first; within one millisecond an upload goes first, as it follows the switch it was scanned under.
@@ -78,24 +80,23 @@ extension AppDatabase {
 
     /// Stays per room (the room each position named) and per item (the item within
     /// ``ItemSpot/nearRadiusMetres`` of each position), over the positions since `since`.
-    private static func dwell(_ db: Database, since: Date, counter: DwellCounter) throws -> DwellFigures {
-        let items = try BeaconRecord.fetchBeacons(SQLiteTransaction(db: db)).filter(\.isItem)
+    private static func dwell(_ sql: any StoreTransaction, since: Date, counter: DwellCounter) throws -> DwellFigures {
+        let items = try BeaconRecord.fetchBeacons(sql).filter(\.isItem)
         let spots = items.map { ItemSpot(id: $0.id, floorID: $0.floorID, x: $0.x, y: $0.y) }
         var roomSamples: [DwellSample] = []
         var itemSamples: [DwellSample] = []
-        let rows = try Row.fetchCursor(db, sql: DashboardSQL.dwellPositions, arguments: [since.milliseconds])
-        while let row = try rows.next() {
-            let track: String = row["scanner_id"]
-            let time = Date(milliseconds: row["time_ms"])
-            roomSamples.append(DwellSample(track: track, time: time, place: row["room_id"]))
-            let item = ItemSpot.nearest(to: row["x"], row["y"], floorID: row["floor_id"], among: spots)
+        for row in try sql.rows(DashboardSQL.dwellPositions, [.integer(since.milliseconds)]) {
+            let track = try row.string("scanner_id")
+            let time = Date(milliseconds: try row.int64("time_ms"))
+            roomSamples.append(DwellSample(track: track, time: time, place: try row.optionalInt64("room_id")))
+            let item = ItemSpot.nearest(to: try row.double("x"), try row.double("y"), floorID: try row.int64("floor_id"), among: spots)
             itemSamples.append(DwellSample(track: track, time: time, place: item))
         }
         let roomTallies = counter.count(roomSamples)
         let itemTallies = counter.count(itemSamples)
-        let rooms = try RoomRecord.order(RoomRecord.Columns.id).fetchAll(db).compactMap { room -> PlaceDwell? in
-            guard let id = room.id, let tally = roomTallies[id] else { return nil }
-            return PlaceDwell(id: id, name: room.name, floorID: room.floorID, visits: tally.visits, seconds: tally.seconds)
+        let rooms = try RoomRecord.fetchRooms(sql).compactMap { room -> PlaceDwell? in
+            guard let tally = roomTallies[room.id] else { return nil }
+            return PlaceDwell(id: room.id, name: room.name, floorID: room.floorID, visits: tally.visits, seconds: tally.seconds)
         }
         let itemFigures = items.compactMap { item -> PlaceDwell? in
             guard let tally = itemTallies[item.id] else { return nil }

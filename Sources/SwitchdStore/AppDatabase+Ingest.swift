@@ -89,7 +89,7 @@ extension AppDatabase {
             if stored > 0 {
                 try BatchRecord.setStored(db, id: batchRowID, count: stored)
                 if revision.mode == .survey {
-                    try placeLateWalkReadings(scannerID: revision.scannerID.rawValue, revision: revision.revision, in: db)
+                    try placeLateWalkReadings(scannerID: revision.scannerID.rawValue, revision: revision.revision, in: sql)
                 }
             }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// The MQTT messages that take a deleted scanner off the broker: empty retained payloads on its
@@ -38,37 +37,63 @@ extension AppDatabase {
     /// scanner registered again under the ID numbers its revisions on from there.
     ///
     /// With `mqtt`, its removal messages go into the MQTT outbox in the same transaction: a
-    /// broker that is down gets them when it is back, even after a restart.
+    /// broker that is down gets them when it is back, even after a restart. (The MQTT bridge
+    /// does not run on PostgreSQL, so there `mqtt` is always nil; given, it is refused with
+    /// ``NotYetOnPostgres``.)
+    ///
+    /// On PostgreSQL the locks are taken in the one order (docs/scale-out.md, "Transactions and
+    /// serialisation"): the survey's (a walk under way goes, as ``deleteWalk(_:at:)`` takes it),
+    /// the measurement feed's and the position feed's (the walk's readings and the scanner's
+    /// positions may be the newest: each feed's end is kept, ``SequencedFeed/keepingEnd(in:_:)``),
+    /// and the scanner's switch lock last. The deletion is announced on the switch channel as a
+    /// revision past the last, so an instance holding the scanner's long-poll or switch stream
+    /// wakes, finds the scanner gone and ends it.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown (or already deleted) scanner;
     ///   ``StoreError/invalidField(_:)`` for a removal message the outbox refuses. Nothing is
     ///   deleted then.
     package func deleteScanner(_ scannerID: ScannerID, at now: Date, mqtt: MQTTScannerRemoval?) async throws -> ScannerDeletion {
         if let mqtt { try Self.validate(mqtt.messages) }
-        return try await write { db in
-            let current = try Self.requireCurrentSwitch(of: scannerID, in: SQLiteTransaction(db: db))
-            let id = scannerID.rawValue
-            try db.execute(
-                sql: "UPDATE token SET revoked_ms = ? WHERE scanner_id = ? AND revoked_ms IS NULL", arguments: [now.milliseconds, id]
-            )
-            let tokensRevoked = db.changesCount
-            let positions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM position WHERE scanner_id = ?", arguments: [id]) ?? 0
-            try Self.deleteWalkUnderWay(of: id, in: db)
-            try db.execute(sql: "DELETE FROM scanner WHERE id = ?", arguments: [id])
-            try db.execute(sql: """
-                INSERT INTO deleted_scanner (scanner_id, last_revision, deleted_ms) VALUES (?, ?, ?)
-                ON CONFLICT (scanner_id) DO UPDATE SET
-                    last_revision = MAX(last_revision, excluded.last_revision), deleted_ms = excluded.deleted_ms
-                """, arguments: [id, current.revision, now.milliseconds])
-            var queued: [MQTTOutboxEntry] = []
-            if let mqtt {
-                queued = try Self.insert(mqtt.messages, at: now, in: db)
-                if mqtt.removesDiscovery {
-                    try db.execute(sql: "DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", arguments: [id])
+        return try await writeStatements { sql in
+            try sql.lock(Self.surveyLock)
+            return try SequencedFeed.measurements.keepingEnd(in: sql) {
+                try SequencedFeed.positions.keepingEnd(in: sql) {
+                    try sql.lock(Self.switchLock(scannerID))
+                    return try Self.deleteScanner(scannerID, at: now, mqtt: mqtt, in: sql)
                 }
             }
-            return ScannerDeletion(lastRevision: current.revision, tokensRevoked: tokensRevoked, positionsDeleted: positions, mqttQueued: queued)
         }
+    }
+
+    /// ``deleteScanner(_:at:mqtt:)``'s body, its locks held.
+    private static func deleteScanner(
+        _ scannerID: ScannerID, at now: Date, mqtt: MQTTScannerRemoval?, in sql: any StoreTransaction
+    ) throws -> ScannerDeletion {
+        let current = try requireCurrentSwitch(of: scannerID, in: sql)
+        let id = StoreValue.text(scannerID.rawValue)
+        let tokensRevoked = try sql.execute(
+            "UPDATE token SET revoked_ms = ? WHERE scanner_id = ? AND revoked_ms IS NULL", [.integer(now.milliseconds), id]
+        )
+        let positions = try sql.row("SELECT COUNT(*) AS n FROM position WHERE scanner_id = ?", [id])?.int("n") ?? 0
+        try deleteWalkUnderWay(of: scannerID.rawValue, in: sql)
+        try sql.execute("DELETE FROM scanner WHERE id = ?", [id])
+        try sql.execute("""
+            INSERT INTO deleted_scanner (scanner_id, last_revision, deleted_ms) VALUES (?, ?, ?)
+            ON CONFLICT (scanner_id) DO UPDATE SET
+                last_revision = CASE WHEN excluded.last_revision > deleted_scanner.last_revision
+                    THEN excluded.last_revision ELSE deleted_scanner.last_revision END,
+                deleted_ms = excluded.deleted_ms
+            """, [id, .integer(Int64(current.revision)), .integer(now.milliseconds)])
+        try sql.notify(switchChannel, "\(scannerID.rawValue) \(current.revision + 1)")
+        var queued: [MQTTOutboxEntry] = []
+        if let mqtt {
+            guard let sqlite = sql as? SQLiteTransaction else { throw NotYetOnPostgres() }
+            queued = try insert(mqtt.messages, at: now, in: sqlite.db)
+            if mqtt.removesDiscovery {
+                try sql.execute("DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", [id])
+            }
+        }
+        return ScannerDeletion(lastRevision: current.revision, tokensRevoked: tokensRevoked, positionsDeleted: positions, mqttQueued: queued)
     }
 
     /// The revision a scanner registered now under `scannerID` starts at: 1, or one past the

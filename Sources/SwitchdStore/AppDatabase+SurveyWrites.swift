@@ -10,21 +10,27 @@ extension AppDatabase {
 
     /// Deletes part of the survey with `delete`, after turning off the switches pointing into
     /// `rooms` or `locations` (``turnOffSwitches(inRooms:orLocations:at:in:)``), keeping the
-    /// measurement feed's end (``keepingMeasurementFeedEnd(in:_:)``). The caller holds
-    /// ``surveyLock``; the feed's lock comes next and each scanner's switch lock last, the order
-    /// ingest (feed, then switch) and a switch change that sets a place (survey, then switch)
-    /// take them in too, so two instances never wait on each other in a circle.
+    /// measurement feed's end, the position feed's and the tag position feed's (a floor's
+    /// positions go with it; see ``SequencedFeed/keepingEnd(in:_:)``). The caller holds
+    /// ``surveyLock``; the feeds' locks come next (measurements, positions, tag positions) and
+    /// each scanner's switch lock last, the order ingest
+    /// (feed, then switch), a position (survey, then feed) and a switch change that sets a place
+    /// (survey, then switch) take them in too, so two instances never wait on each other in a
+    /// circle.
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
     static func deletingPlaces(
         rooms: Set<Int64>, locations: Set<Int64>, at now: Date, in sql: any StoreTransaction, _ delete: () throws -> Void
     ) throws -> Deletion {
-        var turnedOff: [ScanSwitch] = []
-        try keepingMeasurementFeedEnd(in: sql) {
-            turnedOff = try turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: sql)
-            try delete()
+        try SequencedFeed.measurements.keepingEnd(in: sql) {
+            try SequencedFeed.positions.keepingEnd(in: sql) {
+                try SequencedFeed.tagPositions.keepingEnd(in: sql) {
+                    let turnedOff = try turnOffSwitches(inRooms: rooms, orLocations: locations, at: now, in: sql)
+                    try delete()
+                    return Deletion(switchesTurnedOff: turnedOff)
+                }
+            }
         }
-        return Deletion(switchesTurnedOff: turnedOff)
     }
 
     /// Runs `delete`, a deletion that may remove the measurement feed's newest readings (by the

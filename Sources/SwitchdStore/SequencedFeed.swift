@@ -1,4 +1,4 @@
-/// A table read as a feed in order of a sequence column (measurements, tag positions): where
+/// A table read as a feed in order of a sequence column (measurements, positions, tag positions): where
 /// its end is read and how deletions keep it, on either database (docs/scale-out.md,
 /// "Transactions and serialisation").
 struct SequencedFeed: Sendable {
@@ -7,8 +7,9 @@ struct SequencedFeed: Sendable {
     var table: String
     var sequence: String
 
-    static let measurements = SequencedFeed(name: "measurement", table: "measurement", sequence: "sequence")
-    static let tagPositions = SequencedFeed(name: "tag_position", table: "tag_position", sequence: "id")
+    static let measurements = SequencedFeed(name: FeedName.measurement.rawValue, table: "measurement", sequence: "sequence")
+    static let positions = SequencedFeed(name: FeedName.position.rawValue, table: "position", sequence: "id")
+    static let tagPositions = SequencedFeed(name: FeedName.tagPosition.rawValue, table: "tag_position", sequence: "id")
 
     /// The lock an insert into the feed holds until it commits, so sequence numbers commit in
     /// order and a reader never sees a row commit below a sequence it has passed. Deletions that
@@ -37,17 +38,18 @@ struct SequencedFeed: Sendable {
     /// the deletion lowered the highest sequence the former one is kept in `feed_end`.
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
-    func keepingEnd(in sql: any StoreTransaction, _ delete: () throws -> Void) throws {
+    func keepingEnd<T>(in sql: any StoreTransaction, _ delete: () throws -> T) throws -> T {
         guard sql is PostgresTransaction else { return try delete() }
         try sql.lock(lock)
         let before = try highest(in: sql)
-        try delete()
+        let result = try delete()
         if let before, try highest(in: sql) != before {
             try sql.execute("""
                 INSERT INTO feed_end (feed, sequence) VALUES (?, ?)
                 ON CONFLICT (feed) DO UPDATE SET sequence = GREATEST(feed_end.sequence, excluded.sequence)
                 """, [.text(name), .integer(before)])
         }
+        return result
     }
 
     private func highest(in sql: any StoreTransaction) throws -> Int64? {

@@ -76,9 +76,7 @@ func buildApplication(
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     if database.runsOnPostgres {
-        app.addServices(ClusterFanOutService(
-            database: database, hub: hub, measurements: feeds.measurements, tagPositions: feeds.tagPositions, logger: logger, clock: clock
-        ))
+        app.addServices(ClusterFanOutService(database: database, hub: hub, feeds: feeds, logger: logger, clock: clock))
     }
     if let checkpointer = database.checkpointer {
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))

@@ -48,23 +48,30 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
-    /// Calls `receive` with each new end of the measurement feed another instance (or this one)
-    /// committed, after `listening` says the listener is registered (as
-    /// ``listenForSwitchRevisions(listening:receive:)``). Returns at once on SQLite.
+    /// Calls `receive` with each new end of a sequenced feed (readings, positions, tag positions)
+    /// another instance (or this one) committed, after `listening` says the listener is
+    /// registered (as ``listenForSwitchRevisions(listening:receive:)``); one connection listens
+    /// for every feed. Returns at once on SQLite.
     ///
     /// - Throws: when the listening connection cannot be made or drops (listen again, then
-    ///   resync from ``endOfMeasurementFeed()``).
-    package func listenForMeasurementFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void) async throws {
-        try await listenForFeed(SequencedFeed.measurements, listening: listening, receive: receive)
+    ///   resync from ``endOfMeasurementFeed()``, ``endOfPositionFeed()`` and
+    ///   ``endOfTagPositionFeed()``).
+    package func listenForFeeds(
+        listening: @Sendable () async -> Void, receive: @Sendable (_ feed: FeedName, _ sequence: Int64) async -> Void
+    ) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.feedChannel, listening: listening) { payload in
+            let parts = payload.split(separator: " ")
+            guard parts.count == 2, let feed = FeedName(rawValue: String(parts[0])), let sequence = Int64(parts[1]) else { return }
+            await receive(feed, sequence)
+        }
     }
 
-    /// Calls `receive` with each new end of the tag position feed another instance (or this
-    /// one) committed, as ``listenForMeasurementFeed(listening:receive:)`` does for readings;
-    /// resync from ``endOfTagPositionFeed()``. Returns at once on SQLite.
-    ///
-    /// - Throws: when the listening connection cannot be made or drops.
-    package func listenForTagPositionFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ id: Int64) async -> Void) async throws {
-        try await listenForFeed(SequencedFeed.tagPositions, listening: listening, receive: receive)
+    /// ``listenForFeeds(listening:receive:)``, the measurement feed's ends alone.
+    package func listenForMeasurementFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void) async throws {
+        try await listenForFeeds(listening: listening) { feed, sequence in
+            if feed == .measurement { await receive(sequence) }
+        }
     }
 
     /// Calls `changed` for each change of what listening scanners watch committed by another
@@ -76,18 +83,6 @@ extension AppDatabase {
     package func listenForWatchedListChanges(listening: @Sendable () async -> Void, changed: @Sendable () async -> Void) async throws {
         guard case .postgres(let store) = backend else { return }
         try await store.listen(on: Self.watchedChannel, listening: listening) { _ in await changed() }
-    }
-
-    /// `feed`'s announcements on ``feedChannel`` (`"<feed name> <sequence>"`), the others' skipped.
-    private func listenForFeed(
-        _ feed: SequencedFeed, listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void
-    ) async throws {
-        guard case .postgres(let store) = backend else { return }
-        try await store.listen(on: Self.feedChannel, listening: listening) { payload in
-            let parts = payload.split(separator: " ")
-            guard parts.count == 2, parts[0] == feed.name, let sequence = Int64(parts[1]) else { return }
-            await receive(sequence)
-        }
     }
 
     /// Every scanner's switch as it is now, for an instance resyncing its switch watermarks
@@ -108,6 +103,13 @@ extension AppDatabase {
             Int(try sql.row("SELECT pg_database_size(current_database()) AS size", [])?.int64("size") ?? 0)
         }
     }
+}
+
+/// The sequenced feeds announced on ``AppDatabase/feedChannel`` as `"<feed> <sequence>"`.
+package enum FeedName: String, Sendable {
+    case measurement
+    case position
+    case tagPosition = "tag_position"
 }
 
 /// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,

@@ -5,7 +5,7 @@ extension AppDatabase {
     /// ``ingest(_:at:)`` on PostgreSQL: one batch, one transaction.
     static func ingest(_ batch: MeasurementBatch, at now: Date, on store: PostgresStore) async throws -> IngestOutcome {
         try await store.transaction(readOnly: false) { sql in
-            try takeFeedLock(in: sql)
+            try takeLocks(for: [batch], in: sql)
             return try ingestOnPostgres(batch, at: now, in: sql)
         }
     }
@@ -21,7 +21,7 @@ extension AppDatabase {
         _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool, on store: PostgresStore
     ) async throws -> [Result<IngestOutcome, any Error>] {
         try await store.transaction(readOnly: false) { sql in
-            try takeFeedLock(in: sql)
+            try takeLocks(for: batches.map(\.batch), in: sql)
             var results: [Result<IngestOutcome, any Error>] = []
             for (batch, received) in batches {
                 if !results.isEmpty, stopEarly() { break }
@@ -45,22 +45,27 @@ extension AppDatabase {
 
     /// Holds the measurement feed's lock for the rest of the transaction, so that sequence numbers
     /// are given out and committed in one order across instances, as SQLite's single writer does:
-    /// a feed reader never sees a row commit below a sequence it has passed.
-    private static func takeFeedLock(in sql: any StoreTransaction) throws {
+    /// a feed reader never sees a row commit below a sequence it has passed. When a batch was
+    /// scanned under a walk's revision, the survey's lock comes first
+    /// (``walkBatchesNeedTheSurveyLock(_:in:)``): the lock order is survey, feed, switch.
+    private static func takeLocks(for batches: [MeasurementBatch], in sql: any StoreTransaction) throws {
+        if try walkBatchesNeedTheSurveyLock(batches, in: sql) {
+            try sql.lock(surveyLock)
+        }
         try sql.lock(measurementFeedLock)
     }
 
-    /// The measurement feed's lock (``takeFeedLock(in:)``), also taken by deletions that keep
+    /// The measurement feed's lock (``takeLocks(for:in:)``), also taken by deletions that keep
     /// the feed's end (``keepingMeasurementFeedEnd(in:_:)``).
-    static let measurementFeedLock = "feed \(measurementFeed)"
+    static let measurementFeedLock = SequencedFeed.measurements.lock
 
     /// The measurement feed's name in notifications and in `feed_end`.
-    static let measurementFeed = "measurement"
+    static let measurementFeed = SequencedFeed.measurements.name
 
     /// One batch as ``ingest(_:at:in:)`` (SQLite) stores it, with the same checks in the same order
     /// and the same answers, through the seam: a replayed batch ID is a duplicate; the readings
-    /// go in with one multi-row insert that skips IDs already stored; a survey reading's walk
-    /// placement is not on PostgreSQL yet (``NotYetOnPostgres``; walks cannot be started there).
+    /// go in with one multi-row insert that skips IDs already stored; the readings of a walk that
+    /// has arrived are placed on its segment (``placeLateWalkReadings(scannerID:revision:in:)``).
     private static func ingestOnPostgres(_ batch: MeasurementBatch, at now: Date, in sql: any StoreTransaction) throws -> IngestOutcome {
         if let discarded = try discardedBatch(batch.batchID, in: sql) {
             return duplicate(batch, discarded: discarded)
@@ -90,11 +95,8 @@ extension AppDatabase {
             (stored, lastSequence) = try insertMeasurements(batch.measurements, batchRowID: batchRowID, revision: revision, in: sql)
             if stored > 0 {
                 try sql.execute("UPDATE batch SET stored = ? WHERE id = ?", [.integer(Int64(stored)), .integer(batchRowID)])
-                if revision.mode == .survey, try sql.row(
-                    "SELECT id FROM walk WHERE scanner_id = ? AND revision = ? AND state = 'done'",
-                    [.text(revision.scannerID.rawValue), .integer(Int64(revision.revision))]
-                ) != nil {
-                    throw NotYetOnPostgres()
+                if revision.mode == .survey {
+                    try placeLateWalkReadings(scannerID: revision.scannerID.rawValue, revision: revision.revision, in: sql)
                 }
             }
         }

@@ -13,13 +13,8 @@ extension AppDatabase {
         return FeedSlice(items: items, endOfFeed: try endOfMeasurementFeed(in: sql))
     }
 
-    /// The highest sequence committed in the snapshot, 0 before the first reading. PostgreSQL's
-    /// identity sequence is not transactional (it counts numbers given to transactions still
-    /// running), so the end is read from the rows: ingest commits sequences in order under its
-    /// feed lock, so no row can later appear below it. Deleting the newest readings would lower
-    /// that, so the survey deletions keep the former highest in `feed_end`
-    /// (``keepingMeasurementFeedEnd(in:_:)``), and the end is the greater of the two; retention
-    /// and deleting a scanner, which do not run on PostgreSQL yet, must do the same.
+    /// The highest sequence committed in the snapshot, 0 before the first reading
+    /// (``SequencedFeed/end(in:)``).
     static func endOfMeasurementFeed(in sql: any StoreTransaction) throws -> Int64 {
         try SequencedFeed.measurements.end(in: sql)
     }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ScanContract
 
-/// A `position` row, read as a ``Position``. `beacons` is the JSON array of the sightings the
+/// A `position` row, read as a ``Position``; through GRDB, or a ``StoreRow`` on either database. `beacons` is the JSON array of the sightings the
 /// scanner reported, or NULL when it reported none.
 struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "position"
@@ -44,6 +44,49 @@ struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
         accuracyMetres = new.accuracyMetres
         method = new.method
         beacons = try new.beacons.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    }
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        typealias Key = CodingKeys
+        id = try row.int64(Key.id.rawValue)
+        scannerID = try row.string(Key.scannerID.rawValue)
+        timeMs = try row.int64(Key.timeMs.rawValue)
+        building = try row.string(Key.building.rawValue)
+        floorID = try row.int64(Key.floorID.rawValue)
+        x = try row.double(Key.x.rawValue)
+        y = try row.double(Key.y.rawValue)
+        roomID = try row.optionalInt64(Key.roomID.rawValue)
+        nearestLocationID = try row.optionalInt64(Key.nearestLocationID.rawValue)
+        accuracyMetres = try row.double(Key.accuracyMetres.rawValue)
+        method = try row.string(Key.method.rawValue)
+        beacons = try row.optionalString(Key.beacons.rawValue)
+    }
+
+    /// Inserts the row on either database and returns it with its new ID.
+    ///
+    /// - Throws: the driver's error (a floor, room or location deleted meanwhile breaks a key).
+    func insert(_ sql: any StoreTransaction) throws -> PositionRecord {
+        let row = try sql.row("""
+            INSERT INTO position (scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method, beacons)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [
+                .text(scannerID), .integer(timeMs), .text(building), .integer(floorID), .real(x), .real(y), StoreValue(roomID),
+                StoreValue(nearestLocationID), .real(accuracyMetres), .text(method), StoreValue(beacons),
+            ])
+        var inserted = self
+        inserted.id = try row?.int64("id")
+        return inserted
+    }
+
+    /// Positions matching `filter` (an SQL condition on `position` with a `?` per value, or empty
+    /// for all) in `order`, at most `limit`, on either database.
+    static func fetchPositions(
+        _ sql: any StoreTransaction, filter: String, order: String, limit: Int, values: [StoreValue]
+    ) throws -> [PositionRecord] {
+        let condition = filter.isEmpty ? "" : "WHERE \(filter)"
+        return try sql.rows("SELECT * FROM position \(condition) ORDER BY \(order) LIMIT ?", values + [StoreValue(limit)])
+            .map(PositionRecord.init(row:))
     }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a scanner ID or sightings switchd does not write.

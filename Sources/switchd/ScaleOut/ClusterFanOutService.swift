@@ -6,21 +6,20 @@ import SwitchdStore
 /// On PostgreSQL, makes what other switchd instances commit wake this one's waiters, as its own
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
-/// switch), a new end of the measurement feed raises ``Feeds/measurements`` (live feeds read
-/// the new readings), and one of the tag position feed ``Feeds/tagPositions`` (tags' streams);
-/// a change of what listening scanners watch bumps ``SwitchHub/watchedTags`` (their long-polls
-/// read the watched list again).
+/// switch), a new end of the measurement, position or tag position feed raises
+/// ``Feeds/measurements``, ``Feeds/positions`` or ``Feeds/tagPositions`` (live feeds and tags'
+/// streams read the new rows), and a change of what listening scanners watch bumps
+/// ``SwitchHub/watchedTags`` (their long-polls read the watched list again).
 ///
-/// Each listens on a connection of its own. Once it is listening, the watermarks are
-/// raised to what the store holds (every scanner's current revision, the feed's end), so what
+/// Each channel has a listening connection of its own. Once it is listening, the watermarks are
+/// raised to what the store holds (every scanner's current revision, each feed's end), so what
 /// was committed before, or while a dropped connection was deaf, is announced too. A dropped or
 /// refused connection is logged and tried again ``retryInterval`` later; meanwhile waiters fall
 /// back to their timeouts, never to a wrong answer. Ends on graceful shutdown.
 struct ClusterFanOutService: Service {
     let database: AppDatabase
     let hub: SwitchHub
-    let measurements: SequenceFeed
-    let tagPositions: SequenceFeed
+    let feeds: Feeds
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
 
@@ -30,8 +29,7 @@ struct ClusterFanOutService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
-                group.addTask { await follow("the measurement feed", listen: listenForMeasurements) }
-                group.addTask { await follow("the tag position feed", listen: listenForTagPositions) }
+                group.addTask { await follow("the measurement, position and tag position feeds", listen: listenForFeeds) }
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 await group.waitForAll()
             }
@@ -47,19 +45,17 @@ struct ClusterFanOutService: Service {
         }
     }
 
-    private func listenForMeasurements() async throws {
-        try await database.listenForMeasurementFeed(listening: {
-            await resync("the measurement feed") { await measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
-        }) { sequence in
-            await measurements.publish(upTo: sequence)
-        }
-    }
-
-    private func listenForTagPositions() async throws {
-        try await database.listenForTagPositionFeed(listening: {
-            await resync("the tag position feed") { await tagPositions.publish(upTo: try await database.endOfTagPositionFeed()) }
-        }) { id in
-            await tagPositions.publish(upTo: id)
+    private func listenForFeeds() async throws {
+        try await database.listenForFeeds(listening: {
+            await resync("the measurement feed") { await feeds.measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
+            await resync("the position feed") { await feeds.positions.publish(upTo: try await database.endOfPositionFeed()) }
+            await resync("the tag position feed") { await feeds.tagPositions.publish(upTo: try await database.endOfTagPositionFeed()) }
+        }) { feed, sequence in
+            switch feed {
+            case .measurement: await feeds.measurements.publish(upTo: sequence)
+            case .position: await feeds.positions.publish(upTo: sequence)
+            case .tagPosition: await feeds.tagPositions.publish(upTo: sequence)
+            }
         }
     }
 

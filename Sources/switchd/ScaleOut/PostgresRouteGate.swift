@@ -13,8 +13,10 @@ struct PostgresRouteGate: RouterMiddleware {
     /// long-poll, change, stream; the seed system's too), scanner counters, ingest and the
     /// measurement feed; and the survey: floors (with their plan, geo-reference and GeoJSON
     /// export), rooms (with clearing one, its doors and autolink), locations, links (and routes
-    /// over them), beacons, and the radio map built from it; tags (with lookup), their sightings
-    /// and positions (paged, latest, stream), and fixed scanners' placements.
+    /// over them), beacons, and the radio map built from it; positions (posted, listed, latest,
+    /// streamed) and locating with that map; walk surveys; the dashboard and the emitter
+    /// summary; deleting a scanner; tags (with lookup), their sightings and positions (paged,
+    /// latest, stream), and fixed scanners' placements.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -31,6 +33,9 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/locations", "GET /v1/locations", "GET /v1/locations/{id}", "PATCH /v1/locations/{id}", "DELETE /v1/locations/{id}",
         "POST /v1/links", "GET /v1/links", "GET /v1/links/{id}", "DELETE /v1/links/{id}", "POST /v1/routes",
         "GET /v1/radiomap",
+        "POST /v1/positions", "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream", "POST /v1/locate",
+        "POST /v1/walks", "GET /v1/walks", "GET /v1/walks/{id}", "DELETE /v1/walks/{id}", "POST /v1/walks/{id}/arrived",
+        "GET /v1/dashboard", "GET /v1/emitters", "DELETE /v1/scanners/{id}",
         "POST /v1/beacons", "GET /v1/beacons", "GET /v1/beacons/{id}", "PUT /v1/beacons/{id}", "DELETE /v1/beacons/{id}",
         "POST /v1/tags", "GET /v1/tags", "GET /v1/tags/{id}", "PATCH /v1/tags/{id}", "DELETE /v1/tags/{id}",
         "POST /v1/sightings", "GET /v1/tags/{id}/sightings",

@@ -17,17 +17,12 @@ struct RouteGateOnPostgresTests {
     /// today"); a route moved leaves this list in the same commit.
     @Test func exactlyTheseRoutesStillAnswer501() {
         #expect(PostgresRouteGate.unserved(by: .standard) == [
-            "DELETE /v1/scanners/{id}",
-            "DELETE /v1/walks/{id}", "DELETE /v1/webhooks/{id}",
-            "GET /v1/dashboard", "GET /v1/emitters", "GET /v1/events", "GET /v1/events/stream",
+            "DELETE /v1/webhooks/{id}",
+            "GET /v1/events", "GET /v1/events/stream",
             "GET /v1/integrations/mqtt", "GET /v1/integrations/webhooks",
-            "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream",
-            "GET /v1/tags/{id}/events",
-            "GET /v1/tags/{id}/events/stream",
-            "GET /v1/walks", "GET /v1/walks/{id}",
+            "GET /v1/tags/{id}/events", "GET /v1/tags/{id}/events/stream",
             "GET /v1/webhooks", "GET /v1/webhooks/{id}/deliveries",
-            "POST /v1/locate", "POST /v1/positions",
-            "POST /v1/walks", "POST /v1/walks/{id}/arrived", "POST /v1/webhooks",
+            "POST /v1/webhooks",
         ])
     }
 }

@@ -5,11 +5,12 @@ import Testing
 @testable import switchd
 @testable import SwitchdStore
 
-/// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip, readings and tag
-/// positions committed through instance A's store (another connection pool on the same
-/// PostgreSQL database) raise B's ``SwitchHub`` watermark, B's measurement feed and B's tag
-/// position feed (which a tag's stream on B follows). Each wait returns only
-/// when the watermark is raised, so without the service this suite waits until its time limit.
+/// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip, readings,
+/// positions and tag positions committed through instance A's store (another connection pool on
+/// the same PostgreSQL database) raise B's ``SwitchHub`` watermark, B's measurement feed, B's
+/// position feed and B's tag position feed (which a tag's stream on B follows). Each wait
+/// returns only when the watermark is raised, so without the service this suite waits until its
+/// time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
     /// Two stores on one database, and the service fanning out into B's hub and feeds.
@@ -18,9 +19,7 @@ struct PostgresClusterFanOutTests {
         let hub = SwitchHub()
         let feeds = Feeds()
         let service = Task {
-            try await ClusterFanOutService(
-                database: instanceB, hub: hub, measurements: feeds.measurements, tagPositions: feeds.tagPositions, logger: Logger(label: "test")
-            ).run()
+            try await ClusterFanOutService(database: instanceB, hub: hub, feeds: feeds, logger: Logger(label: "test")).run()
         }
         return (instanceA, instanceB, hub, feeds, service)
     }
@@ -52,6 +51,16 @@ struct PostgresClusterFanOutTests {
         let second = try await instanceA.ingest(Readings.batch([Readings.ble(), Readings.wifi(at: 1)], revision: again.revision), at: Date())
         await feeds.measurements.waitForRows(after: try #require(first.lastSequence))
         #expect(try #require(second.lastSequence) > #require(first.lastSequence))
+
+        // A position posted through A reaches B's position feed (its listener already listens:
+        // the measurements above came through it).
+        let floor = try await instanceA.createFloor(NewFloor(name: "Ground"))
+        let position = try await instanceA.createPosition(NewPosition(
+            scannerID: scanner, time: Date(), building: floor.building, floor: floor.id, x: 1, y: 2, roomID: nil, nearestLocationID: nil,
+            accuracyMetres: 3, method: "knn"
+        ))
+        await feeds.positions.waitForRows(after: position.id - 1)
+        #expect(try await instanceB.positions(matching: PositionFilter(), after: 0, limit: 10).items.map(\.id) == [position.id])
 
         try await Self.stop(service, instanceA, instanceB)
     }
