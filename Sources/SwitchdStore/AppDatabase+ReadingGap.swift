@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Positioning
 
 /// Whose sightings a statistic's gap above the median is measured on.
@@ -16,26 +15,29 @@ extension AppDatabase {
 
     /// How far `statistic` reads above the median on average over the latest
     /// ``gapWindows`` windows of `source` heard at least twice
-    /// (``TagRSSIStatistic/meanAboveMedian(_:)``); 0 when there are none.
+    /// (``TagRSSIStatistic/meanAboveMedian(_:)``); 0 when there are none. Read through the seam,
+    /// on either database.
     package func readingAboveMedian(_ statistic: TagRSSIStatistic, of source: GapSource) async throws -> Double {
         guard statistic != .median else { return 0 }
-        return try await read { db in
-            let rows: [Row]
+        return try await readStatements { sql in
+            let rows: [StoreRow]
             switch source {
             case .tag(let tagID, let storedUpTo):
-                rows = try Row.fetchAll(db, sql: """
+                rows = try sql.rows("""
                     SELECT count, median_rssi, max_rssi FROM sighting
                     WHERE tag_id = ? AND id <= ? AND count >= 2
                     ORDER BY window_end_ms DESC LIMIT ?
-                    """, arguments: [tagID, storedUpTo ?? Int64.max, Self.gapWindows])
+                    """, [.integer(tagID), .integer(storedUpTo ?? Int64.max), StoreValue(Self.gapWindows)])
             case .beacons:
-                rows = try Row.fetchAll(db, sql: """
+                rows = try sql.rows("""
                     SELECT count, median_rssi, max_rssi FROM sighting
                     WHERE beacon_id IS NOT NULL AND count >= 2
                     ORDER BY id DESC LIMIT ?
-                    """, arguments: [Self.gapWindows])
+                    """, [StoreValue(Self.gapWindows)])
             }
-            return statistic.meanAboveMedian(rows.map { (count: $0["count"], median: $0["median_rssi"], strongest: Double($0["max_rssi"] as Int)) })
+            return statistic.meanAboveMedian(try rows.map { row in
+                (count: try row.int("count"), median: try row.double("median_rssi"), strongest: try row.double("max_rssi"))
+            })
         }
     }
 }
