@@ -15,7 +15,8 @@ extension AppDatabase {
 
     /// How far `statistic` reads above the median on average over the latest
     /// ``gapWindows`` windows of `source` heard at least twice
-    /// (``TagRSSIStatistic/meanAboveMedian(_:)``); 0 when there are none.
+    /// (``TagRSSIStatistic/meanAboveMedian(_:)``); 0 when there are none. Read through the seam,
+    /// on either database.
     package func readingAboveMedian(_ statistic: TagRSSIStatistic, of source: GapSource) async throws -> Double {
         guard statistic != .median else { return 0 }
         return try await readStatements { sql in

@@ -45,9 +45,9 @@ extension AppDatabase {
     /// serialisation"): the survey's (a walk under way goes, as ``deleteWalk(_:at:)`` takes it),
     /// the measurement feed's and the position feed's (the walk's readings and the scanner's
     /// positions may be the newest: each feed's end is kept, ``SequencedFeed/keepingEnd(in:_:)``),
-    /// and the scanner's switch lock last. The deletion is announced on the switch channel as a
-    /// revision past the last, so an instance holding the scanner's long-poll or switch stream
-    /// wakes, finds the scanner gone and ends it.
+    /// and the scanner's switch lock last. The deletion is announced on the switch channel
+    /// (`"<scanner ID> retired"`), so every instance retires the scanner from its switch hub as
+    /// the one that deleted it does: the long-polls and switch streams it holds end.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown (or already deleted) scanner;
     ///   ``StoreError/invalidField(_:)`` for a removal message the outbox refuses. Nothing is
@@ -84,7 +84,7 @@ extension AppDatabase {
                     THEN excluded.last_revision ELSE deleted_scanner.last_revision END,
                 deleted_ms = excluded.deleted_ms
             """, [id, .integer(Int64(current.revision)), .integer(now.milliseconds)])
-        try sql.notify(switchChannel, "\(scannerID.rawValue) \(current.revision + 1)")
+        try sql.notify(switchChannel, "\(scannerID.rawValue) \(retiredScanner)")
         var queued: [MQTTOutboxEntry] = []
         if let mqtt {
             guard let sqlite = sql as? SQLiteTransaction else { throw NotYetOnPostgres() }

@@ -29,22 +29,32 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Calls `receive` with each new switch revision another instance (or this one) committed,
-    /// as `(scanner ID text, revision)`, after `listening` says the listener is registered; see
-    /// ``PostgresStore/listen(on:listening:receive:)``. On SQLite, one process is every writer
-    /// and its own hub announces its commits: this returns at once.
+    /// as `(scanner ID text, revision)`, and `retired` with each scanner deleted
+    /// (``deleteScanner(_:at:mqtt:)`` announces `"<scanner ID> retired"`), after `listening`
+    /// says the listener is registered; see ``PostgresStore/listen(on:listening:receive:)``. On
+    /// SQLite, one process is every writer and its own hub announces its commits: this returns
+    /// at once.
     ///
     /// - Throws: when the listening connection cannot be made or drops (listen again, then
     ///   resync from the store).
     package func listenForSwitchRevisions(
-        listening: @Sendable () async -> Void, receive: @Sendable (_ scannerID: String, _ revision: Int) async -> Void
+        listening: @Sendable () async -> Void, retired: @Sendable (_ scannerID: String) async -> Void = { _ in },
+        receive: @Sendable (_ scannerID: String, _ revision: Int) async -> Void
     ) async throws {
         guard case .postgres(let store) = backend else { return }
         try await store.listen(on: Self.switchChannel, listening: listening) { payload in
             let parts = payload.split(separator: " ")
-            guard parts.count == 2, let revision = Int(parts[1]) else { return }
-            await receive(String(parts[0]), revision)
+            guard parts.count == 2 else { return }
+            if parts[1] == Self.retiredScanner {
+                await retired(String(parts[0]))
+            } else if let revision = Int(parts[1]) {
+                await receive(String(parts[0]), revision)
+            }
         }
     }
+
+    /// What ``switchChannel`` carries after a scanner's ID when the scanner was deleted.
+    static let retiredScanner = "retired"
 }
 
 extension AppDatabase {

@@ -6,10 +6,11 @@ import SwitchdStore
 /// On PostgreSQL, makes what other switchd instances commit wake this one's waiters, as its own
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
-/// switch), a new end of the measurement, position or tag position feed raises
-/// ``Feeds/measurements``, ``Feeds/positions`` or ``Feeds/tagPositions`` (live feeds and tags'
-/// streams read the new rows), and a change of what listening scanners watch bumps
-/// ``SwitchHub/watchedTags`` (their long-polls read the watched list again).
+/// switch), a scanner deleted is retired there (they end), a new end of the measurement,
+/// position or tag position feed raises ``Feeds/measurements``, ``Feeds/positions`` or
+/// ``Feeds/tagPositions`` (live feeds and tags' streams read the new rows), and a change of what
+/// listening scanners watch bumps ``SwitchHub/watchedTags`` (their long-polls read the watched
+/// list again).
 ///
 /// Each channel has a listening connection of its own. Once it is listening, the watermarks are
 /// raised to what the store holds (every scanner's current revision, each feed's end), so what
@@ -39,6 +40,9 @@ struct ClusterFanOutService: Service {
     private func listenForSwitches() async throws {
         try await database.listenForSwitchRevisions(listening: {
             await resync("switch revisions") { await hub.publish(try await database.currentSwitches()) }
+        }, retired: { scannerText in
+            guard let scannerID = try? ScannerID(scannerText) else { return }
+            await hub.retire(scannerID)
         }) { scannerText, revision in
             guard let scannerID = try? ScannerID(scannerText) else { return }
             await hub.publish(revision: revision, of: scannerID)

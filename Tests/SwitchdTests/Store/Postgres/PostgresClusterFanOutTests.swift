@@ -8,9 +8,9 @@ import Testing
 /// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip, readings,
 /// positions and tag positions committed through instance A's store (another connection pool on
 /// the same PostgreSQL database) raise B's ``SwitchHub`` watermark, B's measurement feed, B's
-/// position feed and B's tag position feed (which a tag's stream on B follows). Each wait
-/// returns only when the watermark is raised, so without the service this suite waits until its
-/// time limit.
+/// position feed and B's tag position feed (which a tag's stream on B follows), and a scanner
+/// deleted through A is retired from B's hub. Each wait returns only when the watermark is
+/// raised, so without the service this suite waits until its time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
     /// Two stores on one database, and the service fanning out into B's hub and feeds.
@@ -61,6 +61,14 @@ struct PostgresClusterFanOutTests {
         ))
         await feeds.positions.waitForRows(after: position.id - 1)
         #expect(try await instanceB.positions(matching: PositionFilter(), after: 0, limit: 10).items.map(\.id) == [position.id])
+
+        // A scanner deleted through A is retired from B's hub: what B holds for it ends.
+        let retired = try ScannerID("pi-retired")
+        _ = try await instanceA.createScanner(NewScanner(id: retired), at: Date())
+        let held = await hub.revisions(of: retired)
+        _ = try await instanceA.deleteScanner(retired, at: Date(), mqtt: nil)
+        await held.wait(untilAbove: 1)
+        #expect(await SwitchHub.isRetired(held))
 
         try await Self.stop(service, instanceA, instanceB)
     }
