@@ -22,3 +22,23 @@ enum AutoincrementEnd {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = ?"), arguments: [table]) ?? 0
     }
 }
+
+/// The end of a feed read through the seam, in the caller's snapshot, on either database.
+enum FeedEnd {
+    /// The end of the feed of `table` ordered by `key`: SQLite's AUTOINCREMENT counter for the
+    /// table (``AutoincrementEnd``); on PostgreSQL, whose identity counts numbers given to
+    /// transactions still running, the greater of the highest `key` stored and the end kept in
+    /// `feed_end` under `feed` by deletions that lowered it. Inserts into the table take the
+    /// feed's lock, so no row can later commit below this end.
+    static func of(table: String, key: String, feed: String, in sql: any StoreTransaction) throws -> Int64 {
+        if sql is SQLiteTransaction {
+            return try sql.row("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(table)])?.int64("seq") ?? 0
+        }
+        return try sql.row("""
+            SELECT GREATEST(
+                COALESCE((SELECT MAX(\(key)) FROM \(table)), 0),
+                COALESCE((SELECT sequence FROM feed_end WHERE feed = ?), 0)
+            ) AS feed_end
+            """, [.text(feed)])?.int64("feed_end") ?? 0
+    }
+}

@@ -76,7 +76,9 @@ func buildApplication(
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     if database.runsOnPostgres {
-        app.addServices(ClusterFanOutService(database: database, hub: hub, measurements: feeds.measurements, logger: logger, clock: clock))
+        app.addServices(ClusterFanOutService(
+            database: database, hub: hub, measurements: feeds.measurements, events: [feeds.events, feeds.tagEvents], logger: logger, clock: clock
+        ))
     }
     if let checkpointer = database.checkpointer {
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
@@ -84,9 +86,12 @@ func buildApplication(
     if let keep = settings.keepHistory {
         app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
     }
-    // Presence and webhooks do not run on PostgreSQL yet (their routes answer 501 there).
-    if !database.runsOnPostgres {
-        for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
+    let integrations = integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock)
+    if database.runsOnPostgres {
+        // Once per cluster: the instance that leads runs them (docs/scale-out.md).
+        app.addServices(ClusterLeaderService(database: database, role: "integrations", services: integrations, logger: logger, clock: clock))
+    } else {
+        for service in integrations {
             app.addServices(service)
         }
     }

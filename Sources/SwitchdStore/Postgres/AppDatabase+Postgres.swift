@@ -55,10 +55,26 @@ extension AppDatabase {
     /// - Throws: when the listening connection cannot be made or drops (listen again, then
     ///   resync from ``endOfMeasurementFeed()``).
     package func listenForMeasurementFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void) async throws {
+        try await listenForFeed(Self.measurementFeed, listening: listening, receive: receive)
+    }
+
+    /// Calls `receive` with each new end of the presence event feed (tag events included: they
+    /// are presence events) committed by any instance, as ``listenForMeasurementFeed(listening:receive:)``.
+    ///
+    /// - Throws: as ``listenForMeasurementFeed(listening:receive:)``; resync from
+    ///   ``endOfPresenceEventFeed()``.
+    package func listenForPresenceEventFeed(listening: @Sendable () async -> Void, receive: @Sendable (_ id: Int64) async -> Void) async throws {
+        try await listenForFeed(Self.presenceEventFeed, listening: listening, receive: receive)
+    }
+
+    /// Calls `receive` with each `"<feed> <sequence>"` announced on ``feedChannel`` for `feed`.
+    private func listenForFeed(
+        _ feed: String, listening: @Sendable () async -> Void, receive: @Sendable (_ sequence: Int64) async -> Void
+    ) async throws {
         guard case .postgres(let store) = backend else { return }
         try await store.listen(on: Self.feedChannel, listening: listening) { payload in
             let parts = payload.split(separator: " ")
-            guard parts.count == 2, parts[0] == "measurement", let sequence = Int64(parts[1]) else { return }
+            guard parts.count == 2, parts[0] == feed, let sequence = Int64(parts[1]) else { return }
             await receive(sequence)
         }
     }
@@ -80,6 +96,26 @@ extension AppDatabase {
         try await store.transaction(readOnly: true) { sql in
             Int(try sql.row("SELECT pg_database_size(current_database()) AS size", [])?.int64("size") ?? 0)
         }
+    }
+}
+
+extension AppDatabase {
+    /// Runs `body` while this instance leads the cluster in `role` (presence derivation, webhook
+    /// deliveries: work to do once per cluster): on PostgreSQL, while it holds the session
+    /// advisory lock named `role` (``PostgresStore/whileHoldingSessionLock(_:_:)``); on SQLite,
+    /// whose one file has one switchd, at once.
+    ///
+    /// - Returns: false when another instance leads (`body` did not run), true when `body` ran
+    ///   and returned.
+    /// - Throws: what `body` throws; ``SessionLockLost`` when the leadership went with the
+    ///   connection (`body` is cancelled first); the driver's error when the server cannot be
+    ///   reached.
+    package func whileLeading(_ role: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        guard case .postgres(let store) = backend else {
+            try await body()
+            return true
+        }
+        return try await store.whileHoldingSessionLock("leader \(role)", body)
     }
 }
 

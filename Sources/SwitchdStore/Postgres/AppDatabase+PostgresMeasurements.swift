@@ -21,11 +21,6 @@ extension AppDatabase {
     /// (``keepingMeasurementFeedEnd(in:_:)``), and the end is the greater of the two; retention
     /// and deleting a scanner, which do not run on PostgreSQL yet, must do the same.
     static func endOfMeasurementFeed(in sql: any StoreTransaction) throws -> Int64 {
-        try sql.row("""
-            SELECT GREATEST(
-                COALESCE((SELECT MAX(sequence) FROM measurement), 0),
-                COALESCE((SELECT sequence FROM feed_end WHERE feed = ?), 0)
-            ) AS feed_end
-            """, [.text(measurementFeed)])?.int64("feed_end") ?? 0
+        try FeedEnd.of(table: MeasurementRecord.databaseTableName, key: "sequence", feed: measurementFeed, in: sql)
     }
 }

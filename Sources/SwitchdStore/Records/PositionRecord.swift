@@ -62,3 +62,23 @@ struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
         return Position(id: id ?? 0, new)
     }
 }
+
+extension PositionRecord {
+    static let columns = "id, scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method, beacons"
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        scannerID = try row.string("scanner_id")
+        timeMs = try row.int64("time_ms")
+        building = try row.string("building")
+        floorID = try row.int64("floor_id")
+        x = try row.double("x")
+        y = try row.double("y")
+        roomID = try row.optionalInt64("room_id")
+        nearestLocationID = try row.optionalInt64("nearest_location_id")
+        accuracyMetres = try row.double("accuracy_metres")
+        method = try row.string("method")
+        beacons = try row.optionalString("beacons")
+    }
+}

@@ -7,7 +7,8 @@ import SwitchdStore
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
 /// switch), a new end of the measurement feed raises ``Feeds/measurements`` (live feeds read
-/// the new readings).
+/// the new readings), a new presence event raises ``Feeds/events`` and ``Feeds/tagEvents`` (event
+/// feeds and the webhook outbox read it; a tag's events are presence events).
 ///
 /// Each channel has a listening connection of its own. Once it is listening, the watermarks are
 /// raised to what the store holds (every scanner's current revision, the feed's end), so what
@@ -18,6 +19,8 @@ struct ClusterFanOutService: Service {
     let database: AppDatabase
     let hub: SwitchHub
     let measurements: SequenceFeed
+    /// ``Feeds/events`` and ``Feeds/tagEvents``: both follow the `presence_event` table.
+    let events: [SequenceFeed]
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
 
@@ -28,6 +31,7 @@ struct ClusterFanOutService: Service {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
                 group.addTask { await follow("the measurement feed", listen: listenForMeasurements) }
+                group.addTask { await follow("presence events", listen: listenForEvents) }
                 await group.waitForAll()
             }
         }
@@ -47,6 +51,20 @@ struct ClusterFanOutService: Service {
             await resync("the measurement feed") { await measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
         }) { sequence in
             await measurements.publish(upTo: sequence)
+        }
+    }
+
+    private func listenForEvents() async throws {
+        try await database.listenForPresenceEventFeed(listening: {
+            await resync("presence events") { await publishEvents(upTo: try await database.endOfPresenceEventFeed()) }
+        }) { id in
+            await publishEvents(upTo: id)
+        }
+    }
+
+    private func publishEvents(upTo id: Int64) async {
+        for feed in events {
+            await feed.publish(upTo: id)
         }
     }
 

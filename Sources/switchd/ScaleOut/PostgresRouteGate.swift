@@ -13,7 +13,8 @@ struct PostgresRouteGate: RouterMiddleware {
     /// long-poll, change, stream; the seed system's too), scanner counters, ingest and the
     /// measurement feed; and the survey: floors (with their plan, geo-reference and GeoJSON
     /// export), rooms (with clearing one, its doors and autolink), locations, links (and routes
-    /// over them), beacons, and the radio map built from it.
+    /// over them), beacons, and the radio map built from it; presence events (listed and streamed),
+    /// webhooks with their deliveries, and the integrations' status.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -31,6 +32,9 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/links", "GET /v1/links", "GET /v1/links/{id}", "DELETE /v1/links/{id}", "POST /v1/routes",
         "GET /v1/radiomap",
         "POST /v1/beacons", "GET /v1/beacons", "GET /v1/beacons/{id}", "PUT /v1/beacons/{id}", "DELETE /v1/beacons/{id}",
+        "GET /v1/events", "GET /v1/events/stream",
+        "POST /v1/webhooks", "GET /v1/webhooks", "DELETE /v1/webhooks/{id}", "GET /v1/webhooks/{id}/deliveries",
+        "GET /v1/integrations/webhooks", "GET /v1/integrations/mqtt",
     ]
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {

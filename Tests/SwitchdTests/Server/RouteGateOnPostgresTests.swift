@@ -18,16 +18,16 @@ struct RouteGateOnPostgresTests {
     @Test func exactlyTheseRoutesStillAnswer501() {
         #expect(PostgresRouteGate.unserved(by: .standard) == [
             "DELETE /v1/scanners/{id}", "DELETE /v1/scanners/{id}/placement",
-            "DELETE /v1/tags/{id}", "DELETE /v1/walks/{id}", "DELETE /v1/webhooks/{id}",
-            "GET /v1/dashboard", "GET /v1/emitters", "GET /v1/events", "GET /v1/events/stream",
-            "GET /v1/integrations/mqtt", "GET /v1/integrations/webhooks", "GET /v1/placements",
+            "DELETE /v1/tags/{id}", "DELETE /v1/walks/{id}",
+            "GET /v1/dashboard", "GET /v1/emitters",
+            "GET /v1/placements",
             "GET /v1/positions", "GET /v1/positions/latest", "GET /v1/positions/stream",
             "GET /v1/scanners/{id}/placement", "GET /v1/tags", "GET /v1/tags/{id}", "GET /v1/tags/{id}/events",
             "GET /v1/tags/{id}/events/stream", "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest",
             "GET /v1/tags/{id}/positions/stream", "GET /v1/tags/{id}/sightings", "GET /v1/walks", "GET /v1/walks/{id}",
-            "GET /v1/webhooks", "GET /v1/webhooks/{id}/deliveries", "PATCH /v1/tags/{id}",
+            "PATCH /v1/tags/{id}",
             "POST /v1/locate", "POST /v1/positions", "POST /v1/sightings",
-            "POST /v1/tags", "POST /v1/walks", "POST /v1/walks/{id}/arrived", "POST /v1/webhooks",
+            "POST /v1/tags", "POST /v1/walks", "POST /v1/walks/{id}/arrived",
             "PUT /v1/scanners/{id}/placement",
         ])
     }

@@ -7,7 +7,8 @@ import Testing
 
 /// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip and readings
 /// committed through instance A's store (another connection pool on the same PostgreSQL
-/// database) raise B's ``SwitchHub`` watermark and B's measurement feed. Each wait returns only
+/// database) raise B's ``SwitchHub`` watermark and B's measurement feed, and presence events
+/// derived through A raise B's event feeds. Each wait returns only
 /// when the watermark is raised, so without the service this suite waits until its time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
@@ -16,7 +17,9 @@ struct PostgresClusterFanOutTests {
         let hub = SwitchHub()
         let feeds = Feeds()
         let service = Task {
-            try await ClusterFanOutService(database: instanceB, hub: hub, measurements: feeds.measurements, logger: Logger(label: "test")).run()
+            try await ClusterFanOutService(
+                database: instanceB, hub: hub, measurements: feeds.measurements, events: [feeds.events, feeds.tagEvents], logger: Logger(label: "test")
+            ).run()
         }
 
         // The first flip is seen either by the resync that follows listening, or by its
@@ -37,6 +40,14 @@ struct PostgresClusterFanOutTests {
         let second = try await instanceA.ingest(Readings.batch([Readings.ble(), Readings.wifi(at: 1)], revision: again.revision), at: Date())
         await feeds.measurements.waitForRows(after: try #require(first.lastSequence))
         #expect(try #require(second.lastSequence) > #require(first.lastSequence))
+
+        // Presence events stored through A wake B's event feeds (tag events are presence events).
+        let world = try await PresenceStoreWorld.make(instanceA)
+        _ = try await world.position(in: world.hall, at: 0)
+        let events = try await PostgresPresenceStoreTests.derive(instanceA).events
+        let last = try #require(events.last).id
+        await feeds.events.waitForRows(after: last - 1)
+        await feeds.tagEvents.waitForRows(after: last - 1)
 
         service.cancel()
         _ = await service.result
