@@ -36,19 +36,6 @@ extension AppDatabase {
     ///
     /// - Throws: what `delete` throws; the transaction then rolls back with it.
     static func keepingMeasurementFeedEnd(in sql: any StoreTransaction, _ delete: () throws -> Void) throws {
-        guard sql is PostgresTransaction else { return try delete() }
-        try sql.lock(measurementFeedLock)
-        let before = try highestMeasurementSequence(in: sql)
-        try delete()
-        if let before, try highestMeasurementSequence(in: sql) != before {
-            try sql.execute("""
-                INSERT INTO feed_end (feed, sequence) VALUES (?, ?)
-                ON CONFLICT (feed) DO UPDATE SET sequence = GREATEST(feed_end.sequence, excluded.sequence)
-                """, [.text(measurementFeed), .integer(before)])
-        }
-    }
-
-    private static func highestMeasurementSequence(in sql: any StoreTransaction) throws -> Int64? {
-        try sql.row("SELECT MAX(sequence) AS highest FROM measurement", [])?.optionalInt64("highest")
+        try keepingFeedEnd(.measurement, in: sql, delete)
     }
 }

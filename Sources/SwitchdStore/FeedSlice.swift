@@ -23,6 +23,46 @@ enum AutoincrementEnd {
     }
 }
 
+/// A feed whose end must never go down: its table, the key it is ordered by, and its name in
+/// notifications and in `feed_end`.
+struct StoreFeed: Sendable {
+    var table: String
+    var key: String
+    var name: String
+
+    /// Held by the transactions that insert into the feed's table, so that keys commit in
+    /// order across instances, and by deletions that keep its end.
+    var lock: String { "feed \(name)" }
+
+    static let measurement = StoreFeed(table: "measurement", key: "sequence", name: "measurement")
+    static let presenceEvent = StoreFeed(table: "presence_event", key: "id", name: "event")
+    static let position = StoreFeed(table: "position", key: "id", name: "position")
+}
+
+extension AppDatabase {
+    /// Runs `delete`, a deletion that may remove the newest rows of `feed`, so that the feed's
+    /// end never goes down. On SQLite, `sqlite_sequence` keeps the end whatever is deleted, and
+    /// without a feed there is no end to keep: `delete` just runs. On PostgreSQL, whose end is
+    /// the highest key stored (``FeedEnd``), the feed's lock is taken (no insert commits
+    /// meanwhile), and when the deletion lowered the highest key the former one is kept in
+    /// `feed_end`.
+    ///
+    /// - Throws: what `delete` throws; the transaction then rolls back with it.
+    static func keepingFeedEnd(_ feed: StoreFeed?, in sql: any StoreTransaction, _ delete: () throws -> Void) throws {
+        guard let feed, sql is PostgresTransaction else { return try delete() }
+        try sql.lock(feed.lock)
+        let highest = "SELECT MAX(\(feed.key)) AS highest FROM \(feed.table)"
+        let before = try sql.row(highest, [])?.optionalInt64("highest")
+        try delete()
+        if let before, try sql.row(highest, [])?.optionalInt64("highest") != before {
+            try sql.execute("""
+                INSERT INTO feed_end (feed, sequence) VALUES (?, ?)
+                ON CONFLICT (feed) DO UPDATE SET sequence = GREATEST(feed_end.sequence, excluded.sequence)
+                """, [.text(feed.name), .integer(before)])
+        }
+    }
+}
+
 /// The end of a feed read through the seam, in the caller's snapshot, on either database.
 enum FeedEnd {
     /// The end of the feed of `table` ordered by `key`: SQLite's AUTOINCREMENT counter for the

@@ -84,7 +84,13 @@ func buildApplication(
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
     }
     if let keep = settings.keepHistory {
-        app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
+        let retention = HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)
+        if database.runsOnPostgres {
+            // Once per cluster, as the integrations below.
+            app.addServices(ClusterLeaderService(database: database, role: "retention", services: [retention], logger: logger, clock: clock))
+        } else {
+            app.addServices(retention)
+        }
     }
     let integrations = integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock)
     if database.runsOnPostgres {

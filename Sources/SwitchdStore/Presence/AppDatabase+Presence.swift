@@ -105,11 +105,11 @@ extension AppDatabase {
 
     /// The presence event feed's name in notifications (`"event <id>"` on ``feedChannel``) and
     /// in `feed_end`.
-    package static let presenceEventFeed = "event"
+    package static let presenceEventFeed = StoreFeed.presenceEvent.name
 
     /// Held by every transaction that stores a presence event, so that event IDs commit in
     /// order across instances (docs/scale-out.md, "Transactions and serialisation").
-    static let presenceEventFeedLock = "feed \(presenceEventFeed)"
+    static let presenceEventFeedLock = StoreFeed.presenceEvent.lock
 
     /// Held by the derivation's transactions, which read and move one cursor.
     static let presenceLock = "presence"
