@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import ScanContract
 import Testing
 @testable import switchd
@@ -142,6 +143,33 @@ struct PostgresPresenceStoreTests {
             #expect(contacts == [.default: Self.start] && last > 0)
             let after = try await database.lastBatchContacts(after: last)
             #expect(after.contacts.isEmpty && after.lastBatchID == last)
+        }
+    }
+
+    /// The routes moved with them pass the PostgreSQL route gate and answer as on SQLite.
+    @Test(arguments: StoreBackend.allCases)
+    func theEventWebhookAndIntegrationRoutesAnswerAlike(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let world = try await PresenceStoreWorld.make(database)
+            _ = try await world.position(in: world.hall, at: 0)
+            let derived = try await Self.derive(database).events
+            try await makeApp(database).test(.router) { client in
+                let events = try await client.expect(.ok, get: "/v1/events?kind=entered", as: Page<PresenceEvent>.self)
+                #expect(events.items == derived && events.nextCursor == nil)
+                #expect(try await client.get("/v1/events?kind=arrived").status == .unprocessableContent)
+                let created = try await client.expect(
+                    .created, .post, "/v1/webhooks", json: NewWebhook(url: "https://example.org/hook", events: [.away]), as: CreatedWebhook.self
+                )
+                #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self) == [created.webhook])
+                let deliveries = try await client.expect(.ok, get: "/v1/webhooks/\(created.webhook.id)/deliveries", as: Page<WebhookDelivery>.self)
+                #expect(deliveries.items.isEmpty)
+                let status = try await client.expect(.ok, get: "/v1/integrations/webhooks", as: WebhookIntegrationStatus.self)
+                #expect(status == WebhookIntegrationStatus(webhooks: [created.webhook], recentFailures: []))
+                #expect(try await client.get("/v1/integrations/mqtt").status == .ok)
+                #expect(try await client.execute(uri: "/v1/webhooks/\(created.webhook.id)", method: .delete).status == .noContent)
+                #expect(try await client.execute(uri: "/v1/webhooks/\(created.webhook.id)", method: .delete).status == .notFound)
+                #expect(try await client.get("/v1/webhooks/\(created.webhook.id)/deliveries").status == .notFound)
+            }
         }
     }
 
