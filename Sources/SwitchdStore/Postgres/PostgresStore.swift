@@ -156,9 +156,10 @@ package final class PostgresStore: Sendable {
     ///
     /// - Returns: false at once, without running `body`, when another session holds the lock;
     ///   true when `body` ran and returned (the lock is then released).
-    /// - Throws: what `body` throws; ``SessionLockLost`` when the connection closed while `body`
-    ///   ran (`body` is cancelled first, since another instance may hold the lock by now); the
-    ///   driver's error when the connection cannot be made.
+    /// - Throws: what `body` throws; ``SessionLockLost`` when the connection closed, or stopped
+    ///   answering (``untilUnanswered(_:logger:)``), while `body` ran (`body` is cancelled first,
+    ///   since another instance may hold the lock by now); the driver's error when the connection
+    ///   cannot be made.
     package func whileHoldingSessionLock(_ key: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
@@ -176,6 +177,11 @@ package final class PostgresStore: Sendable {
                 try? await connection.close()
                 return false
             }
+            // A leader whose machine dies sends nothing more: the server ends its session, and
+            // so frees the lock, once these keep-alives go unanswered (about 25 s).
+            _ = try await connection.query("SET tcp_keepalives_idle = 10", logger: logger)
+            _ = try await connection.query("SET tcp_keepalives_interval = 5", logger: logger)
+            _ = try await connection.query("SET tcp_keepalives_count = 3", logger: logger)
             let closed = connection.closeFuture
             let bodyReturned = try await withThrowingTaskGroup(of: Bool.self, returning: Bool.self) { group in
                 group.addTask {
@@ -184,6 +190,10 @@ package final class PostgresStore: Sendable {
                 }
                 group.addTask {
                     try? await closed.get()
+                    return false
+                }
+                group.addTask { [logger] in
+                    await Self.untilUnanswered(connection, logger: logger)
                     return false
                 }
                 let first: Result<Bool, any Error>
@@ -205,6 +215,40 @@ package final class PostgresStore: Sendable {
         }
         try? await connection.close()
         return true
+    }
+
+    /// How often the connection holding a session lock is asked whether it still answers, and
+    /// how long an answer may take before the lock is taken for lost.
+    static let lockCheckInterval = Duration.seconds(5)
+    static let lockCheckTimeout = Duration.seconds(10)
+
+    /// Returns once `connection` fails to answer `SELECT 1` within ``lockCheckTimeout`` (asked
+    /// every ``lockCheckInterval``; a connection cut off by the network would otherwise look
+    /// alive for as long as TCP takes to give up, while the server may have freed the lock), or
+    /// when cancelled.
+    private static func untilUnanswered(_ connection: PostgresConnection, logger: Logger) async {
+        while true {
+            do {
+                try await Task.sleep(for: lockCheckInterval)
+            } catch {
+                return
+            }
+            let answered = await withTaskGroup(of: Bool.self) { check in
+                check.addTask { (try? await connection.query("SELECT 1", logger: logger)) != nil }
+                check.addTask {
+                    try? await Task.sleep(for: lockCheckTimeout)
+                    return false
+                }
+                let first = await check.next() ?? false
+                check.cancelAll()
+                if !first {
+                    // Ends a query still waiting, so the group can end.
+                    try? await connection.close()
+                }
+                return first
+            }
+            if !answered { return }
+        }
     }
 
     private func connect() throws -> PostgresConnection {
