@@ -10,7 +10,7 @@ extension AppDatabase {
     ///   (nothing is stored then).
     package func enqueueMQTT(_ entries: [MQTTOutboxEntry], at now: Date) async throws -> [MQTTOutboxEntry] {
         try Self.validate(entries)
-        return try await write { db in try Self.insert(entries, at: now, in: db) }
+        return try await writeStatements { sql in try Self.insert(entries, at: now, in: sql) }
     }
 
     /// Adds `entries` to the outbox and moves the presence cursor to `eventID`, in one
@@ -19,18 +19,18 @@ extension AppDatabase {
     /// - Throws: as ``enqueueMQTT(_:at:)``; nothing is stored and the cursor stays then.
     package func enqueueMQTT(_ entries: [MQTTOutboxEntry], at now: Date, presenceCursor eventID: Int64) async throws -> [MQTTOutboxEntry] {
         try Self.validate(entries)
-        return try await write { db in
-            let stored = try Self.insert(entries, at: now, in: db)
-            try db.execute(sql: "UPDATE mqtt_presence_cursor SET last_event_id = ? WHERE id = 1", arguments: [eventID])
+        return try await writeStatements { sql in
+            let stored = try Self.insert(entries, at: now, in: sql)
+            try sql.execute("UPDATE mqtt_presence_cursor SET last_event_id = ? WHERE id = 1", [.integer(eventID)])
             return stored
         }
     }
 
     /// The last presence event put in the MQTT outbox; on the first call ever, `start` (stored).
     package func mqttPresenceCursor(startingAt start: Int64) async throws -> Int64 {
-        try await write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO mqtt_presence_cursor (id, last_event_id) VALUES (1, ?)", arguments: [start])
-            return try Int64.fetchOne(db, sql: "SELECT last_event_id FROM mqtt_presence_cursor WHERE id = 1") ?? start
+        try await writeStatements { sql in
+            try sql.execute("INSERT INTO mqtt_presence_cursor (id, last_event_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", [.integer(start)])
+            return try sql.row("SELECT last_event_id FROM mqtt_presence_cursor WHERE id = 1", [])?.int64("last_event_id") ?? start
         }
     }
 
@@ -43,43 +43,45 @@ extension AppDatabase {
         }
     }
 
+    /// ``insert(_:at:in:)`` for a body still on GRDB (deleting a scanner).
     static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in db: Database) throws -> [MQTTOutboxEntry] {
-        try entries.map { entry in
-            var record = MQTTOutboxRecord(entry, at: now)
-            try record.insert(db)
-            return record.entry
-        }
+        try insert(entries, at: now, in: SQLiteTransaction(db: db))
+    }
+
+    static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in sql: any StoreTransaction) throws -> [MQTTOutboxEntry] {
+        try entries.map { entry in try MQTTOutboxRecord(entry, at: now).inserted(sql).entry }
     }
 
     /// Up to `limit` outbox messages with an ID above `id`, oldest first.
     package func mqttOutbox(after id: Int64, limit: Int) async throws -> [MQTTOutboxEntry] {
-        try await read { db in
-            try MQTTOutboxRecord.filter(MQTTOutboxRecord.Columns.id > id).order(MQTTOutboxRecord.Columns.id).limit(limit).fetchAll(db).map(\.entry)
+        try await readStatements { sql in
+            try sql.rows("SELECT \(MQTTOutboxRecord.columns) FROM mqtt_outbox WHERE id > ? ORDER BY id LIMIT ?", [.integer(id), StoreValue(limit)])
+                .map { try MQTTOutboxRecord(row: $0).entry }
         }
     }
 
     /// Deletes the outbox messages with an ID at or below `id`: they have been delivered.
     package func deleteMQTTOutbox(through id: Int64) async throws {
-        _ = try await write { db in try MQTTOutboxRecord.filter(MQTTOutboxRecord.Columns.id <= id).deleteAll(db) }
+        try await writeStatements { sql in try sql.execute("DELETE FROM mqtt_outbox WHERE id <= ?", [.integer(id)]) }
     }
 
     /// How many messages wait in the outbox.
     package func mqttOutboxDepth() async throws -> Int {
-        try await read { db in try MQTTOutboxRecord.fetchCount(db) }
+        try await readStatements { sql in try sql.row("SELECT COUNT(*) AS depth FROM mqtt_outbox", [])?.int("depth") ?? 0 }
     }
 
     /// The scanners whose Home Assistant discovery configuration is published.
     package func mqttDiscoveredScanners() async throws -> Set<String> {
-        try await read { db in Set(try String.fetchAll(db, sql: "SELECT scanner_id FROM mqtt_discovered_scanner")) }
+        try await readStatements { sql in Set(try sql.rows("SELECT scanner_id FROM mqtt_discovered_scanner", []).map { try $0.string("scanner_id") }) }
     }
 
     /// Records that `scannerID`'s discovery configuration was published (`true`) or removed.
     package func setMQTTDiscovered(_ scannerID: String, _ discovered: Bool) async throws {
-        try await write { db in
+        try await writeStatements { sql in
             if discovered {
-                try db.execute(sql: "INSERT OR IGNORE INTO mqtt_discovered_scanner (scanner_id) VALUES (?)", arguments: [scannerID])
+                try sql.execute("INSERT INTO mqtt_discovered_scanner (scanner_id) VALUES (?) ON CONFLICT (scanner_id) DO NOTHING", [.text(scannerID)])
             } else {
-                try db.execute(sql: "DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", arguments: [scannerID])
+                try sql.execute("DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", [.text(scannerID)])
             }
         }
     }
@@ -93,17 +95,17 @@ extension AppDatabase {
     /// remembers the last of (a batch is stored only under a revision of the scanner registered
     /// then, and a scanner registered again numbers its revisions on from there).
     package func lastBatchContacts(after batchID: Int64) async throws -> (contacts: [ScannerID: Date], lastBatchID: Int64) {
-        try await read { db in
+        try await readStatements { sql in
             var contacts: [ScannerID: Date] = [:]
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM batch WHERE id > ?", arguments: [batchID]) ?? batchID
-            let rows = try Row.fetchAll(db, sql: """
+            let last = try sql.row("SELECT MAX(id) AS last FROM batch WHERE id > ?", [.integer(batchID)])?.optionalInt64("last") ?? batchID
+            let rows = try sql.rows("""
                 SELECT batch.scanner_id, MAX(batch.received_ms) AS received_ms FROM batch
                 LEFT JOIN deleted_scanner ON deleted_scanner.scanner_id = batch.scanner_id
                 WHERE batch.id > ? AND batch.id <= ? AND batch.revision > COALESCE(deleted_scanner.last_revision, 0)
                 GROUP BY batch.scanner_id
-                """, arguments: [batchID, last])
+                """, [.integer(batchID), .integer(last)])
             for row in rows {
-                contacts[try storedScannerID(row["scanner_id"])] = Date(milliseconds: row["received_ms"])
+                contacts[try storedScannerID(try row.string("scanner_id"))] = Date(milliseconds: try row.int64("received_ms"))
             }
             return (contacts, last)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How many rows one pass of ``AppDatabase/pruneHistory(before:chunk:)`` deleted, per kind.
 package struct PrunedHistory: Sendable, Equatable {
@@ -28,33 +27,38 @@ extension AppDatabase {
     /// the first row at or after `cutoff`, which relies on rows being added in about the order of
     /// their times (a row stored late with an older time may outlive the cutoff by as much).
     ///
+    /// One body on both databases. On PostgreSQL a deletion that lowers a feed's highest key
+    /// keeps the former one in `feed_end` (``SequencedFeed/keepingEnd(in:_:)``), so no feed's end goes
+    /// down, as SQLite's AUTOINCREMENT counters never do.
+    ///
     /// - Throws: the database's error; what earlier chunks deleted stays deleted, and the next
     ///   pass carries on.
     package func pruneHistory(before cutoff: Date, chunk: Int = 5000) async throws -> PrunedHistory {
         let cutoffMs = cutoff.milliseconds
         var pruned = PrunedHistory()
-        let (firstNewBatch, firstNewReading) = try await read { db in
-            let batch = try Self.firstKey(atOrAfter: cutoffMs, table: "batch", key: "id", column: "received_ms", in: db)
-            return (batch, try Self.firstKey(atOrAfter: batch, table: "measurement", key: "sequence", column: "batch_id", in: db))
+        let (firstNewBatch, firstNewReading) = try await readStatements { sql in
+            let batch = try Self.firstKey(atOrAfter: cutoffMs, table: "batch", key: "id", column: "received_ms", in: sql)
+            return (batch, try Self.firstKey(atOrAfter: batch, table: "measurement", key: "sequence", column: "batch_id", in: sql))
         }
-        pruned.readings = try await deleteInChunks(chunk, sql: """
+        pruned.readings = try await deleteInChunks(chunk, feed: .measurements, sql: """
             DELETE FROM measurement WHERE sequence IN (
                 SELECT sequence FROM measurement WHERE sequence < ? AND mode = 'locate' ORDER BY sequence LIMIT ?)
-            """, arguments: [firstNewReading])
+            """, values: [.integer(firstNewReading)])
         pruned.batches = try await deleteInChunks(chunk, sql: """
             DELETE FROM batch WHERE id IN (
                 SELECT id FROM batch WHERE id < ? AND id NOT IN (SELECT batch_id FROM measurement WHERE sequence < ?)
                 ORDER BY id LIMIT ?)
-            """, arguments: [firstNewBatch, firstNewReading])
-        for scanner in try await read({ db in try String.fetchAll(db, sql: "SELECT id FROM scanner") }) {
-            pruned.positions += try await deleteInChunks(chunk, sql: """
+            """, values: [.integer(firstNewBatch), .integer(firstNewReading)])
+        for scanner in try await readStatements({ sql in try sql.rows("SELECT id FROM scanner ORDER BY id", []).map { try $0.string("id") } }) {
+            // The subquery finds a row whenever the outer one exists: the scanner's latest.
+            pruned.positions += try await deleteInChunks(chunk, feed: .positions, sql: """
                 DELETE FROM position WHERE id IN (
-                    SELECT id FROM position WHERE scanner_id = ?1 AND time_ms < ?2 AND id IS NOT (
-                        SELECT id FROM position WHERE scanner_id = ?1 ORDER BY time_ms DESC, id DESC LIMIT 1)
-                    LIMIT ?3)
-                """, arguments: [scanner, cutoffMs])
+                    SELECT id FROM position WHERE scanner_id = ? AND time_ms < ? AND id <> (
+                        SELECT id FROM position WHERE scanner_id = ? ORDER BY time_ms DESC, id DESC LIMIT 1)
+                    LIMIT ?)
+                """, values: [.text(scanner), .integer(cutoffMs), .text(scanner)])
         }
-        pruned.tagPositions = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "tag_position", time: "time_ms", keep: """
+        pruned.tagPositions = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "tag_position", time: "time_ms", feed: .tagPositions, keep: """
             SELECT (SELECT MAX(id) FROM tag_position WHERE tag_id = tag.id) FROM tag
             """)
         pruned.sightings = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "sighting", time: "window_end_ms", keep: """
@@ -63,9 +67,9 @@ extension AppDatabase {
         pruned.deliveries = try await deleteInChunks(chunk, sql: """
             DELETE FROM webhook_delivery WHERE id IN (
                 SELECT id FROM webhook_delivery WHERE state IN ('delivered', 'dead') AND last_attempt_ms < ? LIMIT ?)
-            """, arguments: [cutoffMs])
+            """, values: [.integer(cutoffMs)])
         // A tag's events are presence events with its tag: kept, as when they had a table of their own.
-        pruned.events = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "presence_event", time: "time_ms", keep: """
+        pruned.events = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "presence_event", time: "time_ms", feed: .presenceEvents, keep: """
             SELECT event_id FROM webhook_delivery WHERE state = 'pending' UNION ALL SELECT id FROM presence_event WHERE tag_id IS NOT NULL
             """)
         return pruned
@@ -73,23 +77,24 @@ extension AppDatabase {
 
     /// Deletes the rows of `table` keyed below the first whose `time` is at or after `cutoffMs`,
     /// except those `keep` (a query of one column of keys; NULLs are ignored) names.
-    private func deleteOlder(than cutoffMs: Int64, chunk: Int, table: String, time: String, keep: String) async throws -> Int {
-        let firstNew = try await read { db in try Self.firstKey(atOrAfter: cutoffMs, table: table, key: "id", column: time, in: db) }
-        return try await deleteInChunks(chunk, sql: """
+    private func deleteOlder(than cutoffMs: Int64, chunk: Int, table: String, time: String, feed: SequencedFeed? = nil, keep: String) async throws -> Int {
+        let firstNew = try await readStatements { sql in try Self.firstKey(atOrAfter: cutoffMs, table: table, key: "id", column: time, in: sql) }
+        return try await deleteInChunks(chunk, feed: feed, sql: """
             WITH kept(id) AS (\(keep))
             DELETE FROM \(table) WHERE id IN (
                 SELECT id FROM \(table) WHERE id < ? AND id NOT IN (SELECT id FROM kept WHERE id IS NOT NULL) ORDER BY id LIMIT ?)
-            """, arguments: [firstNew])
+            """, values: [.integer(firstNew)])
     }
 
     /// Runs `sql` (whose last parameter is the chunk size) until it deletes fewer rows than a
-    /// chunk, one transaction each time; returns how many rows it deleted in all.
-    private func deleteInChunks(_ chunk: Int, sql: String, arguments: StatementArguments) async throws -> Int {
+    /// chunk, one transaction each time, keeping `feed`'s end; returns how many rows it deleted in all.
+    private func deleteInChunks(_ chunk: Int, feed: SequencedFeed? = nil, sql statement: String, values: [StoreValue]) async throws -> Int {
         var deleted = 0
         while true {
-            let changes = try await write { db in
-                try db.execute(sql: sql, arguments: arguments + [chunk])
-                return db.changesCount
+            let changes = try await writeStatements { sql in
+                var changes = 0
+                let delete = { try sql.execute(statement, values + [StoreValue(chunk)]) }
+                return try feed?.keepingEnd(in: sql, delete) ?? delete()
             }
             deleted += changes
             if changes < chunk { return deleted }
@@ -100,17 +105,15 @@ extension AppDatabase {
     /// for a table whose `column` grows with its `key`. A binary search: a few key lookups,
     /// whatever the table's size. Past the last key when every row is below `value`; 0 for an
     /// empty table.
-    static func firstKey(atOrAfter value: Int64, table: String, key: String, column: String, in db: Database) throws -> Int64 {
-        guard let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(key)) FROM \(table)") else { return 0 }
+    static func firstKey(atOrAfter value: Int64, table: String, key: String, column: String, in sql: any StoreTransaction) throws -> Int64 {
+        guard let last = try sql.row("SELECT MAX(\(key)) AS last FROM \(table)", [])?.optionalInt64("last") else { return 0 }
         var low = Int64(0)
         var high = last + 1
         while low < high {
             let middle = low + (high - low) / 2
-            let row = try Row.fetchOne(
-                db, sql: "SELECT \(key), \(column) FROM \(table) WHERE \(key) >= ? ORDER BY \(key) LIMIT 1", arguments: [middle]
-            )
-            if let row, (row[1] as Int64) < value {
-                low = (row[0] as Int64) + 1
+            let row = try sql.row("SELECT \(key) AS k, \(column) AS c FROM \(table) WHERE \(key) >= ? ORDER BY \(key) LIMIT 1", [.integer(middle)])
+            if let row, try row.int64("c") < value {
+                low = try row.int64("k") + 1
             } else {
                 high = middle
             }

@@ -43,8 +43,9 @@ extension AppDatabase {
     ///
     /// On PostgreSQL the locks are taken in the one order (docs/scale-out.md, "Transactions and
     /// serialisation"): the survey's (a walk under way goes, as ``deleteWalk(_:at:)`` takes it),
-    /// the measurement feed's and the position feed's (the walk's readings and the scanner's
-    /// positions may be the newest: each feed's end is kept, ``SequencedFeed/keepingEnd(in:_:)``),
+    /// the measurement, position and event feeds' (the walk's readings, the scanner's positions
+    /// and its presence events may be the newest: each feed's end is kept,
+    /// ``SequencedFeed/keepingEnd(in:_:)``),
     /// and the scanner's switch lock last. The deletion is announced on the switch channel
     /// (`"<scanner ID> retired"`), so every instance retires the scanner from its switch hub as
     /// the one that deleted it does: the long-polls and switch streams it holds end.
@@ -58,8 +59,10 @@ extension AppDatabase {
             try sql.lock(Self.surveyLock)
             return try SequencedFeed.measurements.keepingEnd(in: sql) {
                 try SequencedFeed.positions.keepingEnd(in: sql) {
-                    try sql.lock(Self.switchLock(scannerID))
-                    return try Self.deleteScanner(scannerID, at: now, mqtt: mqtt, in: sql)
+                    try SequencedFeed.presenceEvents.keepingEnd(in: sql) {
+                        try sql.lock(Self.switchLock(scannerID))
+                        return try Self.deleteScanner(scannerID, at: now, mqtt: mqtt, in: sql)
+                    }
                 }
             }
         }

@@ -63,21 +63,10 @@ extension AppDatabase {
         try sql.execute("UPDATE tag SET missing_heard = ? WHERE id = ? AND missing_heard = ?", [.boolean(true), .integer(tagID), .boolean(false)]) == 1
     }
 
-    /// The lock of the presence events' feed, held from the insert to the commit so event IDs
-    /// commit in order (docs/scale-out.md, "Transactions and serialisation").
-    static let presenceEventFeedLock = "feed presence_event"
-
-    /// Stores a `missingTagHeard` presence event and returns it with its ID.
+    /// Stores a `missingTagHeard` presence event (under the event feed's lock, announced to the
+    /// other instances on commit) and returns it with its ID.
     private static func insertMissingTagEvent(_ record: PresenceEventRecord, in sql: any StoreTransaction) throws -> PresenceEvent {
-        try sql.lock(presenceEventFeedLock)
-        guard let row = try sql.row("""
-            INSERT INTO presence_event (scanner_id, kind, floor_id, time_ms, tag_id) VALUES (?, ?, ?, ?, ?) RETURNING id
-            """, [.text(record.scannerID), .text(record.kind), StoreValue(record.floorID), .integer(record.timeMs), StoreValue(record.tagID)]) else {
-            throw StoreError.corruptRow("inserting a presence event returned no row")
-        }
-        var inserted = record
-        inserted.id = try row.int64("id")
-        return try inserted.event()
+        try record.inserted(sql).event()
     }
 
     /// The registered beacon with this iBeacon identity, if any.

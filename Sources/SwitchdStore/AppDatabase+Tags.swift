@@ -93,7 +93,7 @@ extension AppDatabase {
     }
 
     /// Deletes the tag with its sightings, positions and events, keeping the tag position
-    /// feed's end (``SequencedFeed/keepingEnd(in:_:)``).
+    /// feed's end and the event feed's (``SequencedFeed/keepingEnd(in:_:)``).
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func deleteTag(_ id: Int64) async throws {
@@ -101,7 +101,9 @@ extension AppDatabase {
             try sql.lock(Self.tagsLock)
             try Self.announceWatchedChange(in: sql)
             try SequencedFeed.tagPositions.keepingEnd(in: sql) {
-                guard try sql.execute("DELETE FROM tag WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no tag \(id)") }
+                try SequencedFeed.presenceEvents.keepingEnd(in: sql) {
+                    guard try sql.execute("DELETE FROM tag WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no tag \(id)") }
+                }
             }
         }
     }

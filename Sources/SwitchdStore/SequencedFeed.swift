@@ -1,4 +1,4 @@
-/// A table read as a feed in order of a sequence column (measurements, positions, tag positions): where
+/// A table read as a feed in order of a sequence column (measurements, positions, tag positions, events): where
 /// its end is read and how deletions keep it, on either database (docs/scale-out.md,
 /// "Transactions and serialisation").
 struct SequencedFeed: Sendable {
@@ -10,6 +10,10 @@ struct SequencedFeed: Sendable {
     static let measurements = SequencedFeed(name: FeedName.measurement.rawValue, table: "measurement", sequence: "sequence")
     static let positions = SequencedFeed(name: FeedName.position.rawValue, table: "position", sequence: "id")
     static let tagPositions = SequencedFeed(name: FeedName.tagPosition.rawValue, table: "tag_position", sequence: "id")
+    /// Presence events, tag events among them.
+    static let presenceEvents = SequencedFeed(name: FeedName.event.rawValue, table: "presence_event", sequence: "id")
+    /// Webhook delivery attempts: paged by ID, announced to no other instance.
+    static let webhookDeliveries = SequencedFeed(name: "webhook_delivery", table: "webhook_delivery", sequence: "id")
 
     /// The lock an insert into the feed holds until it commits, so sequence numbers commit in
     /// order and a reader never sees a row commit below a sequence it has passed. Deletions that

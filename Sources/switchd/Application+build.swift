@@ -82,11 +82,20 @@ func buildApplication(
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
     }
     if let keep = settings.keepHistory {
-        app.addServices(HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock))
+        let retention = HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)
+        if database.runsOnPostgres {
+            // Once per cluster, as the integrations below.
+            app.addServices(ClusterLeaderService(database: database, role: "retention", services: [retention], logger: logger, clock: clock))
+        } else {
+            app.addServices(retention)
+        }
     }
-    // Presence and webhooks do not run on PostgreSQL yet (their routes answer 501 there).
-    if !database.runsOnPostgres {
-        for service in integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock) {
+    let integrations = integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock)
+    if database.runsOnPostgres {
+        // Once per cluster: the instance that leads runs them (docs/scale-out.md).
+        app.addServices(ClusterLeaderService(database: database, role: "integrations", services: integrations, logger: logger, clock: clock))
+    } else {
+        for service in integrations {
             app.addServices(service)
         }
     }

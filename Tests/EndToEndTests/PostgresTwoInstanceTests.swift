@@ -39,8 +39,8 @@ struct PostgresTwoInstanceTests {
         let b = try await SwitchdInstance.start(in: folder, arguments: database, label: "switchd-b", stateName: "b", adminTokenFile: tokenFile)
         defer { b.process.signal(SIGKILL) }
 
-        let mqtt = try await b.adminClient().send("GET", "/v1/integrations/mqtt")
-        #expect(mqtt.status == 501 && mqtt.error?.code == "not_on_postgres", "\(mqtt.status) \(mqtt.text)")
+        let tagEvents = try await b.adminClient().send("GET", "/v1/tags/1/events")
+        #expect(tagEvents.status == 501 && tagEvents.error?.code == "not_on_postgres", "\(tagEvents.status) \(tagEvents.text)")
         _ = try await b.process.waitForLogLine { $0.contains("the routes listed answer 501 not_on_postgres") }
 
         // The survey and tags made through either are the other's too.

@@ -58,14 +58,14 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
-    /// Calls `receive` with each new end of a sequenced feed (readings, positions, tag positions)
-    /// another instance (or this one) committed, after `listening` says the listener is
+    /// Calls `receive` with each new end of a sequenced feed (readings, positions, tag positions,
+    /// presence events) another instance (or this one) committed, after `listening` says the listener is
     /// registered (as ``listenForSwitchRevisions(listening:receive:)``); one connection listens
     /// for every feed. Returns at once on SQLite.
     ///
     /// - Throws: when the listening connection cannot be made or drops (listen again, then
-    ///   resync from ``endOfMeasurementFeed()``, ``endOfPositionFeed()`` and
-    ///   ``endOfTagPositionFeed()``).
+    ///   resync from ``endOfMeasurementFeed()``, ``endOfPositionFeed()``,
+    ///   ``endOfTagPositionFeed()`` and ``endOfPresenceEventFeed()``).
     package func listenForFeeds(
         listening: @Sendable () async -> Void, receive: @Sendable (_ feed: FeedName, _ sequence: Int64) async -> Void
     ) async throws {
@@ -120,6 +120,27 @@ package enum FeedName: String, Sendable {
     case measurement
     case position
     case tagPosition = "tag_position"
+    case event
+}
+
+extension AppDatabase {
+    /// Runs `body` while this instance leads the cluster in `role` (presence derivation, webhook
+    /// deliveries: work to do once per cluster): on PostgreSQL, while it holds the session
+    /// advisory lock named `role` (``PostgresStore/whileHoldingSessionLock(_:_:)``); on SQLite,
+    /// whose one file has one switchd, at once.
+    ///
+    /// - Returns: false when another instance leads (`body` did not run), true when `body` ran
+    ///   and returned.
+    /// - Throws: what `body` throws; ``SessionLockLost`` when the leadership went with the
+    ///   connection (`body` is cancelled first); the driver's error when the server cannot be
+    ///   reached.
+    package func whileLeading(_ role: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        guard case .postgres(let store) = backend else {
+            try await body()
+            return true
+        }
+        return try await store.whileHoldingSessionLock("leader \(role)", body)
+    }
 }
 
 /// A store method called on PostgreSQL that still runs on GRDB only (docs/scale-out.md,

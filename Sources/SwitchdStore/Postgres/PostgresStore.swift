@@ -149,6 +149,108 @@ package final class PostgresStore: Sendable {
         try? await connection.close()
     }
 
+    /// Takes the session advisory lock on the 64-bit hash of `key` (`pg_try_advisory_lock`) on
+    /// a connection of its own and runs `body` while it holds it; the lock goes with the
+    /// connection, so another instance can take it once this one stops or dies
+    /// (docs/scale-out.md, "Fan-out across instances", cluster-wide background work).
+    ///
+    /// - Returns: false at once, without running `body`, when another session holds the lock;
+    ///   true when `body` ran and returned (the lock is then released).
+    /// - Throws: what `body` throws; ``SessionLockLost`` when the connection closed, or stopped
+    ///   answering (``untilUnanswered(_:logger:)``), while `body` ran (`body` is cancelled first,
+    ///   since another instance may hold the lock by now); the driver's error when the connection
+    ///   cannot be made.
+    package func whileHoldingSessionLock(_ key: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let connection = try await PostgresConnection.connect(configuration: try configuration(), id: id, logger: logger)
+        do {
+            var binds = PostgresBindings()
+            binds.append(key)
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", binds: binds), logger: logger
+            )
+            var held = false
+            for try await row in rows {
+                held = try row.decode(Bool.self)
+            }
+            guard held else {
+                try? await connection.close()
+                return false
+            }
+            // A leader whose machine dies sends nothing more: the server ends its session, and
+            // so frees the lock, once these keep-alives go unanswered (about 25 s).
+            _ = try await connection.query("SET tcp_keepalives_idle = 10", logger: logger)
+            _ = try await connection.query("SET tcp_keepalives_interval = 5", logger: logger)
+            _ = try await connection.query("SET tcp_keepalives_count = 3", logger: logger)
+            let closed = connection.closeFuture
+            let bodyReturned = try await withThrowingTaskGroup(of: Bool.self, returning: Bool.self) { group in
+                group.addTask {
+                    try await body()
+                    return true
+                }
+                group.addTask {
+                    try? await closed.get()
+                    return false
+                }
+                group.addTask { [logger] in
+                    await Self.untilUnanswered(connection, logger: logger)
+                    return false
+                }
+                let first: Result<Bool, any Error>
+                do {
+                    first = .success(try await group.next() ?? false)
+                } catch {
+                    first = .failure(error)
+                }
+                // Cancels the body (its lock is gone, or it ended) and, by closing the
+                // connection, ends the wait on it, so the group can end.
+                group.cancelAll()
+                try? await connection.close()
+                return try first.get()
+            }
+            guard bodyReturned else { throw SessionLockLost(key: key) }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+        return true
+    }
+
+    /// How often the connection holding a session lock is asked whether it still answers, and
+    /// how long an answer may take before the lock is taken for lost.
+    static let lockCheckInterval = Duration.seconds(5)
+    static let lockCheckTimeout = Duration.seconds(10)
+
+    /// Returns once `connection` fails to answer `SELECT 1` within ``lockCheckTimeout`` (asked
+    /// every ``lockCheckInterval``; a connection cut off by the network would otherwise look
+    /// alive for as long as TCP takes to give up, while the server may have freed the lock), or
+    /// when cancelled.
+    private static func untilUnanswered(_ connection: PostgresConnection, logger: Logger) async {
+        while true {
+            do {
+                try await Task.sleep(for: lockCheckInterval)
+            } catch {
+                return
+            }
+            let answered = await withTaskGroup(of: Bool.self) { check in
+                check.addTask { (try? await connection.query("SELECT 1", logger: logger)) != nil }
+                check.addTask {
+                    try? await Task.sleep(for: lockCheckTimeout)
+                    return false
+                }
+                let first = await check.next() ?? false
+                check.cancelAll()
+                if !first {
+                    // Ends a query still waiting, so the group can end.
+                    try? await connection.close()
+                }
+                return first
+            }
+            if !answered { return }
+        }
+    }
+
     private func connect() throws -> PostgresConnection {
         let id = nextID.add(1, ordering: .relaxed).newValue
         return try PostgresConnection.connect(
@@ -174,4 +276,11 @@ package final class PostgresStore: Sendable {
         let state = error.serverInfo?[.sqlState]
         return state == "40001" || state == "40P01"
     }
+}
+
+/// The connection holding a session advisory lock closed (the server went, or ended the
+/// session): the lock is released, and another instance may hold it now.
+package struct SessionLockLost: Error, CustomStringConvertible {
+    package var key: String
+    package var description: String { "the connection holding the lock \"\(key)\" closed" }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// What one derivation step did with one scanner's position: its new state and the events it settled.
@@ -22,25 +21,29 @@ extension AppDatabase {
     /// with its scanner's state through `step`, and stores the new states, the events and the
     /// cursor in one transaction: after a crash the same positions are read again, so no event
     /// is lost or stored twice. Webhook deliveries are queued by the schema in the same transaction.
+    /// One body on both databases; on PostgreSQL the `presence` lock makes two derivations (a
+    /// leader that lost its lock and its successor) run one after the other.
     ///
     /// - Throws: what the database throws; nothing of the step is kept then.
     package func derivePresence(limit: Int, step: @escaping PresenceStep) async throws -> PresenceDerivation {
-        try await write { db in
-            let cursor = try Int64.fetchOne(db, sql: "SELECT after_position_id FROM presence_cursor WHERE id = 1") ?? 0
-            let positions = try PositionRecord.filter(PositionRecord.Columns.id > cursor).order(PositionRecord.Columns.id)
-                .limit(limit).fetchAll(db).map { try $0.position() }
+        try await writeStatements { sql in
+            try sql.lock(Self.presenceLock)
+            let cursor = try sql.row("SELECT after_position_id FROM presence_cursor WHERE id = 1", [])?.int64("after_position_id") ?? 0
+            let positions = try sql.rows(
+                "SELECT \(PositionRecord.columns) FROM position WHERE id > ? ORDER BY id LIMIT ?", [.integer(cursor), StoreValue(limit)]
+            ).map { try PositionRecord(row: $0).position() }
             var derivation = PresenceDerivation(positionsRead: positions.count, events: [], heard: [:], cursor: positions.last?.id ?? cursor)
             for position in positions {
-                let before = try derivation.heard[position.scannerID] ?? Self.presenceState(of: position.scannerID, in: db)
+                let before = try derivation.heard[position.scannerID] ?? PresenceStateRecord.fetchOne(sql, scannerID: position.scannerID)?.state()
                 let (after, events) = step(before, position)
                 derivation.heard[position.scannerID] = after
-                derivation.events += try Self.insert(events, for: position.scannerID, in: db)
+                derivation.events += try Self.insert(events, for: position.scannerID, in: sql)
             }
-            for (scannerID, state) in derivation.heard {
-                try PresenceStateRecord(state, scannerID: scannerID).save(db)
+            for (scannerID, state) in derivation.heard.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                try PresenceStateRecord(state, scannerID: scannerID).save(sql)
             }
             if let last = positions.last {
-                try db.execute(sql: "UPDATE presence_cursor SET after_position_id = ? WHERE id = 1", arguments: [last.id])
+                try sql.execute("UPDATE presence_cursor SET after_position_id = ? WHERE id = 1", [.integer(last.id)])
             }
             return derivation
         }
@@ -55,19 +58,22 @@ extension AppDatabase {
         of scannerID: ScannerID, ifLastPosition lastPositionID: Int64,
         step: @escaping @Sendable (PresenceState) -> (PresenceState, [NewPresenceEvent])
     ) async throws -> [PresenceEvent] {
-        try await write { db in
-            guard let state = try Self.presenceState(of: scannerID, in: db), state.lastPositionID == lastPositionID else { return [] }
+        try await writeStatements { sql in
+            try sql.lock(Self.presenceLock)
+            guard let state = try PresenceStateRecord.fetchOne(sql, scannerID: scannerID)?.state(), state.lastPositionID == lastPositionID else {
+                return []
+            }
             let (after, events) = step(state)
-            try PresenceStateRecord(after, scannerID: scannerID).save(db)
-            return try Self.insert(events, for: scannerID, in: db)
+            try PresenceStateRecord(after, scannerID: scannerID).save(sql)
+            return try Self.insert(events, for: scannerID, in: sql)
         }
     }
 
     /// Every scanner's presence state.
     package func presenceStates() async throws -> [ScannerID: PresenceState] {
-        try await read { db in
+        try await readStatements { sql in
             var states: [ScannerID: PresenceState] = [:]
-            for record in try PresenceStateRecord.fetchAll(db) {
+            for record in try PresenceStateRecord.all(sql) {
                 states[try storedScannerID(record.scannerID)] = try record.state()
             }
             return states
@@ -75,34 +81,47 @@ extension AppDatabase {
     }
 
     /// Up to `limit` events matching `filter` with an ID above `id`, ascending, read in one
-    /// snapshot with the highest ID given out.
+    /// snapshot with the end of the feed (``endOfPresenceEventFeed(in:)``).
     package func presenceEvents(matching filter: PresenceEventFilter, after id: Int64, limit: Int) async throws -> FeedSlice<PresenceEvent> {
-        try await read { db in
-            typealias Columns = PresenceEventRecord.Columns
-            var request = PresenceEventRecord.filter(Columns.id > id)
-            if let scannerID = filter.scannerID { request = request.filter(Columns.scannerID == scannerID.rawValue) }
-            if let kind = filter.kind { request = request.filter(Columns.kind == kind.rawValue) }
-            if let since = filter.since { request = request.filter(Columns.timeMs >= since.milliseconds) }
-            if let until = filter.until { request = request.filter(Columns.timeMs < until.milliseconds) }
-            let items = try request.order(Columns.id).limit(limit).fetchAll(db).map { try $0.event() }
-            return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db))
+        var conditions = StoreConditions()
+        conditions.add("id > ?", .integer(id))
+        conditions.add("scanner_id = ?", filter.scannerID.map { .text($0.rawValue) })
+        conditions.add("kind = ?", filter.kind.map { .text($0.rawValue) })
+        conditions.add("time_ms >= ?", filter.since.map { .integer($0.milliseconds) })
+        conditions.add("time_ms < ?", filter.until.map { .integer($0.milliseconds) })
+        return try await readStatements { [conditions] sql in
+            let items = try sql.rows(
+                "SELECT \(PresenceEventRecord.columns) FROM presence_event WHERE \(conditions.sql) ORDER BY id LIMIT ?",
+                conditions.values + [StoreValue(limit)]
+            ).map { try PresenceEventRecord(row: $0).event() }
+            return FeedSlice(items: items, endOfFeed: try Self.endOfPresenceEventFeed(in: sql))
         }
     }
 
     /// The highest event ID ever given out (0 before the first).
     package func endOfPresenceEventFeed() async throws -> Int64 {
-        try await read { db in try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db) }
+        try await readStatements { sql in try Self.endOfPresenceEventFeed(in: sql) }
     }
 
-    private static func presenceState(of scannerID: ScannerID, in db: Database) throws -> PresenceState? {
-        try PresenceStateRecord.fetchOne(db, key: scannerID.rawValue)?.state()
+    /// The presence event feed's name in notifications (`"event <id>"` on ``feedChannel``) and
+    /// in `feed_end`.
+    package static let presenceEventFeed = SequencedFeed.presenceEvents.name
+
+    /// Held by every transaction that stores a presence event, so that event IDs commit in
+    /// order across instances (docs/scale-out.md, "Transactions and serialisation").
+    static let presenceEventFeedLock = SequencedFeed.presenceEvents.lock
+
+    /// Held by the derivation's transactions, which read and move one cursor.
+    static let presenceLock = "presence"
+
+    /// The highest event ID given out, in the caller's snapshot: SQLite's AUTOINCREMENT counter;
+    /// on PostgreSQL the highest ID stored or, when deletions lowered it, the one kept in
+    /// `feed_end` (as ``endOfMeasurementFeed(in:)``).
+    static func endOfPresenceEventFeed(in sql: any StoreTransaction) throws -> Int64 {
+        try SequencedFeed.presenceEvents.end(in: sql)
     }
 
-    private static func insert(_ events: [NewPresenceEvent], for scannerID: ScannerID, in db: Database) throws -> [PresenceEvent] {
-        try events.map { new in
-            var record = PresenceEventRecord(new, scannerID: scannerID)
-            try record.insert(db)
-            return try record.event()
-        }
+    private static func insert(_ events: [NewPresenceEvent], for scannerID: ScannerID, in sql: any StoreTransaction) throws -> [PresenceEvent] {
+        try events.map { new in try PresenceEventRecord(new, scannerID: scannerID).inserted(sql).event() }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One message waiting in the MQTT outbox.
 package struct MQTTOutboxEntry: Sendable, Equatable {
@@ -20,35 +19,46 @@ package struct MQTTOutboxEntry: Sendable, Equatable {
     }
 }
 
-/// An `mqtt_outbox` row.
-struct MQTTOutboxRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "mqtt_outbox"
+/// An `mqtt_outbox` row, written and read through ``StoreTransaction``.
+struct MQTTOutboxRecord {
+    static let columns = "id, topic, payload, qos, retain, created_ms"
 
     var id: Int64?
     var topic: String
-    var payload: Data
+    var payload: [UInt8]
     var qos: Int
     var retain: Bool
     var createdMs: Int64
 
-    enum CodingKeys: String, CodingKey {
-        case id, topic, payload, qos, retain, createdMs = "created_ms"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-    }
-
     init(_ entry: MQTTOutboxEntry, at now: Date) {
         id = nil
         topic = entry.topic
-        payload = Data(entry.payload)
+        payload = entry.payload
         qos = entry.qos
         retain = entry.retain
         createdMs = now.milliseconds
     }
 
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        topic = try row.string("topic")
+        payload = try row.bytes("payload")
+        qos = try row.int("qos")
+        retain = try row.bool("retain")
+        createdMs = try row.int64("created_ms")
+    }
+
+    /// Stores the message; returns it with the ID the database gave it.
+    func inserted(_ sql: any StoreTransaction) throws -> MQTTOutboxRecord {
+        let row = try sql.insertedRow(
+            "INSERT INTO mqtt_outbox (topic, payload, qos, retain, created_ms) VALUES (?, ?, ?, ?, ?) RETURNING \(Self.columns)",
+            [.text(topic), .bytes(payload), .integer(Int64(qos)), .boolean(retain), .integer(createdMs)], storing: "an MQTT message"
+        )
+        return try MQTTOutboxRecord(row: row)
+    }
+
     var entry: MQTTOutboxEntry {
-        MQTTOutboxEntry(id: id, topic: topic, payload: Array(payload), qos: qos, retain: retain)
+        MQTTOutboxEntry(id: id, topic: topic, payload: payload, qos: qos, retain: retain)
     }
 }

@@ -105,3 +105,8 @@ struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
         return Position(id: id ?? 0, new)
     }
 }
+
+extension PositionRecord {
+    /// Every column, in the order ``init(row:)`` reads them.
+    static let columns = "id, scanner_id, time_ms, building, floor_id, x, y, room_id, nearest_location_id, accuracy_metres, method, beacons"
+}

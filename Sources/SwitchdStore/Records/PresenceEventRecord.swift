@@ -78,3 +78,37 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         )
     }
 }
+
+extension PresenceEventRecord {
+    static let columns = "id, scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id"
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        scannerID = try row.string("scanner_id")
+        kind = try row.string("kind")
+        place = try row.optionalString("place")
+        floorID = try row.optionalInt64("floor_id")
+        roomID = try row.optionalInt64("room_id")
+        timeMs = try row.int64("time_ms")
+        positionID = try row.optionalInt64("position_id")
+        tagID = try row.optionalInt64("tag_id")
+    }
+
+    /// Stores the event through the seam and returns it with its ID. Takes the event feed's lock
+    /// first (``AppDatabase/presenceEventFeedLock``), so event IDs commit in order on every
+    /// instance, and announces the new ID to the other instances on commit.
+    func inserted(_ sql: any StoreTransaction) throws -> PresenceEventRecord {
+        try sql.lock(AppDatabase.presenceEventFeedLock)
+        let row = try sql.insertedRow("""
+            INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
+            """, [
+                .text(scannerID), .text(kind), StoreValue(place), StoreValue(floorID), StoreValue(roomID), .integer(timeMs),
+                StoreValue(positionID), StoreValue(tagID),
+            ], storing: "a presence event")
+        let stored = try PresenceEventRecord(row: row)
+        try sql.notify(AppDatabase.feedChannel, "\(AppDatabase.presenceEventFeed) \(stored.id ?? 0)")
+        return stored
+    }
+}

@@ -1,9 +1,8 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A `webhook_delivery` row joined with its event's scanner and kind, read as a ``WebhookDelivery``.
-struct WebhookDeliveryRow: Decodable, FetchableRecord {
+struct WebhookDeliveryRow {
     var id: Int64
     var webhookID: Int64
     var eventID: Int64
@@ -15,15 +14,24 @@ struct WebhookDeliveryRow: Decodable, FetchableRecord {
     var lastError: String?
     var lastAttemptMs: Int64?
 
-    enum CodingKeys: String, CodingKey {
-        case id, webhookID = "webhook_id", eventID = "event_id", scannerID = "scanner_id", kind, state, attempts
-        case lastStatus = "last_status", lastError = "last_error", lastAttemptMs = "last_attempt_ms"
-    }
-
     /// The columns this row reads, from `webhook_delivery AS d JOIN presence_event AS e`.
     static let selection = """
         d.id, d.webhook_id, d.event_id, e.scanner_id, e.kind, d.state, d.attempts, d.last_status, d.last_error, d.last_attempt_ms
         """
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        webhookID = try row.int64("webhook_id")
+        eventID = try row.int64("event_id")
+        scannerID = try row.string("scanner_id")
+        kind = try row.string("kind")
+        state = try row.string("state")
+        attempts = try row.int("attempts")
+        lastStatus = try row.optionalInt("last_status")
+        lastError = try row.optionalString("last_error")
+        lastAttemptMs = try row.optionalInt64("last_attempt_ms")
+    }
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a state, kind or scanner ID switchd does not write.
     func delivery() throws -> WebhookDelivery {

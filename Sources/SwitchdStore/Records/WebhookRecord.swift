@@ -1,25 +1,14 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A `webhook` row. `events` is the kinds sent, comma-separated; `secret` is kept as given,
-/// since deliveries are signed with it.
-struct WebhookRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "webhook"
-
+/// since deliveries are signed with it. Written and read through ``StoreTransaction``.
+struct WebhookRecord {
     var id: Int64?
     var url: String
     var secret: String
     var events: String
     var createdMs: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case id, url, secret, events, createdMs = "created_ms"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-    }
 
     init(_ new: NewWebhook, secret: String, created: Date) {
         url = new.url
@@ -41,5 +30,33 @@ struct WebhookRecord: Codable, FetchableRecord, RowIDRecord {
 
     func webhook(_ counts: WebhookDeliveryCounts) throws -> Webhook {
         Webhook(id: id ?? 0, url: url, events: try kinds(), created: Date(milliseconds: createdMs), deliveries: counts)
+    }
+
+    static let columns = "id, url, secret, events, created_ms"
+
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
+    init(row: StoreRow) throws {
+        id = try row.int64("id")
+        url = try row.string("url")
+        secret = try row.string("secret")
+        events = try row.string("events")
+        createdMs = try row.int64("created_ms")
+    }
+
+    static func withID(_ sql: any StoreTransaction, _ id: Int64) throws -> WebhookRecord? {
+        try sql.row("SELECT \(columns) FROM webhook WHERE id = ?", [.integer(id)]).map(WebhookRecord.init(row:))
+    }
+
+    static func all(_ sql: any StoreTransaction) throws -> [WebhookRecord] {
+        try sql.rows("SELECT \(columns) FROM webhook ORDER BY id", []).map(WebhookRecord.init(row:))
+    }
+
+    /// Stores the subscription; returns it with the ID the database gave it.
+    func inserted(_ sql: any StoreTransaction) throws -> WebhookRecord {
+        let row = try sql.insertedRow(
+            "INSERT INTO webhook (url, secret, events, created_ms) VALUES (?, ?, ?, ?) RETURNING \(Self.columns)",
+            [.text(url), .text(secret), .text(events), .integer(createdMs)], storing: "a webhook"
+        )
+        return try WebhookRecord(row: row)
     }
 }

@@ -35,4 +35,12 @@ extension StoreTransaction {
     package func row(_ sql: String, _ values: [StoreValue]) throws -> StoreRow? {
         try rows(sql, values).first
     }
+
+    /// The row an `INSERT … RETURNING` statement gave.
+    ///
+    /// - Throws: as ``rows(_:_:)``; ``StoreError/corruptRow(_:)`` naming `what` when it gave none.
+    func insertedRow(_ sql: String, _ values: [StoreValue], storing what: String) throws -> StoreRow {
+        guard let row = try row(sql, values) else { throw StoreError.corruptRow("storing \(what) returned no row") }
+        return row
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A subscription: where to send and the secret to sign with.
@@ -40,27 +39,28 @@ package struct DeliveryAttempt: Sendable, Equatable {
 extension AppDatabase {
     /// Every subscription's ID, ascending.
     package func webhookIDs() async throws -> [Int64] {
-        try await read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM webhook ORDER BY id")
+        try await readStatements { sql in
+            try sql.rows("SELECT id FROM webhook ORDER BY id", []).map { try $0.int64("id") }
         }
     }
 
     /// Where to send a subscription's deliveries and the secret to sign them with; nil once it is deleted.
     package func webhookTarget(_ id: Int64) async throws -> WebhookTarget? {
-        try await read { db in
-            try WebhookRecord.fetchOne(db, key: id).map { WebhookTarget(id: $0.id ?? id, url: $0.url, secret: $0.secret) }
+        try await readStatements { sql in
+            try WebhookRecord.withID(sql, id).map { WebhookTarget(id: $0.id ?? id, url: $0.url, secret: $0.secret) }
         }
     }
 
     /// A subscription's first `limit` pending deliveries, in the order their events were stored.
     package func pendingDeliveries(of webhookID: Int64, limit: Int) async throws -> [PendingDelivery] {
-        try await read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT d.id AS delivery_id, d.attempts, e.* FROM webhook_delivery AS d JOIN presence_event AS e ON e.id = d.event_id
-                WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.id LIMIT \(limit)
-                """, arguments: [webhookID])
+        try await readStatements { sql in
+            let columns = PresenceEventRecord.columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
+            let rows = try sql.rows("""
+                SELECT d.id AS delivery_id, d.attempts, \(columns) FROM webhook_delivery AS d JOIN presence_event AS e ON e.id = d.event_id
+                WHERE d.webhook_id = ? AND d.state = 'pending' ORDER BY d.id LIMIT ?
+                """, [.integer(webhookID), StoreValue(limit)])
             return try rows.map { row in
-                PendingDelivery(id: row["delivery_id"], attempts: row["attempts"], event: try PresenceEventRecord(row: row).event())
+                PendingDelivery(id: try row.int64("delivery_id"), attempts: try row.int("attempts"), event: try PresenceEventRecord(row: row).event())
             }
         }
     }
@@ -69,17 +69,16 @@ extension AppDatabase {
     /// time, and the new state. A delivery deleted meanwhile (its webhook or scanner went) is left
     /// deleted. Should this fail, the deliveries stay pending and are sent again: at least once.
     package func recordDeliveryAttempts(_ attempts: [DeliveryAttempt]) async throws {
-        try await write { db in
-            let statement = try db.cachedStatement(sql: """
-                UPDATE webhook_delivery SET attempts = attempts + 1, state = ?, last_status = ?, last_error = ?, last_attempt_ms = ?
-                WHERE id = ?
-                """)
+        try await writeStatements { sql in
             for attempt in attempts {
                 let (state, status, reason): (WebhookDeliveryState, Int?, String?) = switch attempt.outcome {
                 case .delivered(let status): (.delivered, status, nil)
                 case .failed(let status, let reason, let dead): (dead ? .dead : .pending, status, reason)
                 }
-                try statement.execute(arguments: [state.rawValue, status, reason, attempt.time.milliseconds, attempt.deliveryID])
+                try sql.execute("""
+                    UPDATE webhook_delivery SET attempts = attempts + 1, state = ?, last_status = ?, last_error = ?, last_attempt_ms = ?
+                    WHERE id = ?
+                    """, [.text(state.rawValue), StoreValue(status), StoreValue(reason), .integer(attempt.time.milliseconds), .integer(attempt.deliveryID)])
             }
         }
     }

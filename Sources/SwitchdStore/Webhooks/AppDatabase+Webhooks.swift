@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -9,18 +8,16 @@ extension AppDatabase {
     package func createWebhook(_ new: NewWebhook, secret: String, at now: Date) async throws -> Webhook {
         try validate(new.validate)
         let record = WebhookRecord(new, secret: secret, created: now)
-        return try await write { db in
-            var inserted = record
-            try inserted.insert(db)
-            return try inserted.webhook(WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
+        return try await writeStatements { sql in
+            try record.inserted(sql).webhook(WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
         }
     }
 
     /// Every subscription by ID, with its delivery counts; never a secret.
     package func webhooks() async throws -> [Webhook] {
-        try await read { db in
-            let counts = try Self.deliveryCounts(in: db)
-            return try WebhookRecord.order(WebhookRecord.Columns.id).fetchAll(db).map { record in
+        try await readStatements { sql in
+            let counts = try Self.deliveryCounts(in: sql)
+            return try WebhookRecord.all(sql).map { record in
                 try record.webhook(counts[record.id ?? 0] ?? WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
             }
         }
@@ -30,8 +27,8 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown ID.
     package func deleteWebhook(_ id: Int64) async throws {
-        try await write { db in
-            guard try WebhookRecord.deleteOne(db, key: id) else { throw StoreError.notFound("no webhook \(id)") }
+        try await writeStatements { sql in
+            guard try sql.execute("DELETE FROM webhook WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no webhook \(id)") }
         }
     }
 
@@ -41,40 +38,39 @@ extension AppDatabase {
     package func webhookDeliveries(
         of webhookID: Int64, state: WebhookDeliveryState?, after id: Int64, limit: Int
     ) async throws -> FeedSlice<WebhookDelivery> {
-        try await read { db in
-            guard try WebhookRecord.exists(db, key: webhookID) else { throw StoreError.notFound("no webhook \(webhookID)") }
-            var arguments: StatementArguments = [webhookID, id]
-            var stateCondition = ""
-            if let state {
-                stateCondition = "AND d.state = ?"
-                arguments += [state.rawValue]
-            }
-            let rows = try WebhookDeliveryRow.fetchAll(db, sql: """
+        var conditions = StoreConditions()
+        conditions.add("d.webhook_id = ?", .integer(webhookID))
+        conditions.add("d.id > ?", .integer(id))
+        conditions.add("d.state = ?", state.map { .text($0.rawValue) })
+        return try await readStatements { [conditions] sql in
+            guard try WebhookRecord.withID(sql, webhookID) != nil else { throw StoreError.notFound("no webhook \(webhookID)") }
+            let rows = try sql.rows("""
                 SELECT \(WebhookDeliveryRow.selection) FROM webhook_delivery AS d JOIN presence_event AS e ON e.id = d.event_id
-                WHERE d.webhook_id = ? AND d.id > ? \(stateCondition) ORDER BY d.id LIMIT \(limit)
-                """, arguments: arguments)
-            return FeedSlice(items: try rows.map { try $0.delivery() }, endOfFeed: try AutoincrementEnd.of("webhook_delivery", in: db))
+                WHERE \(conditions.sql) ORDER BY d.id LIMIT ?
+                """, conditions.values + [StoreValue(limit)])
+            let items = try rows.map { try WebhookDeliveryRow(row: $0).delivery() }
+            return FeedSlice(items: items, endOfFeed: try SequencedFeed.webhookDeliveries.end(in: sql))
         }
     }
 
     /// The latest `limit` deliveries that failed at least once (dead, or pending a retry), newest attempt first.
     package func recentWebhookFailures(limit: Int) async throws -> [WebhookDelivery] {
-        try await read { db in
-            try WebhookDeliveryRow.fetchAll(db, sql: """
+        try await readStatements { sql in
+            try sql.rows("""
                 SELECT \(WebhookDeliveryRow.selection) FROM webhook_delivery AS d JOIN presence_event AS e ON e.id = d.event_id
                 WHERE d.state = 'dead' OR (d.state = 'pending' AND d.attempts > 0)
-                ORDER BY d.last_attempt_ms DESC, d.id DESC LIMIT \(limit)
-                """).map { try $0.delivery() }
+                ORDER BY d.last_attempt_ms DESC, d.id DESC LIMIT ?
+                """, [StoreValue(limit)]).map { try WebhookDeliveryRow(row: $0).delivery() }
         }
     }
 
-    private static func deliveryCounts(in db: Database) throws -> [Int64: WebhookDeliveryCounts] {
+    private static func deliveryCounts(in sql: any StoreTransaction) throws -> [Int64: WebhookDeliveryCounts] {
         var counts: [Int64: WebhookDeliveryCounts] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT webhook_id, state, COUNT(*) AS n FROM webhook_delivery GROUP BY webhook_id, state") {
-            let webhookID: Int64 = row["webhook_id"]
-            let n: Int = row["n"]
+        for row in try sql.rows("SELECT webhook_id, state, COUNT(*) AS n FROM webhook_delivery GROUP BY webhook_id, state", []) {
+            let webhookID = try row.int64("webhook_id")
+            let n = try row.int("n")
             var count = counts[webhookID] ?? WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0)
-            switch row["state"] as String {
+            switch try row.string("state") {
             case WebhookDeliveryState.pending.rawValue: count.pending = n
             case WebhookDeliveryState.delivered.rawValue: count.delivered = n
             default: count.dead = n

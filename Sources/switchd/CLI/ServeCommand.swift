@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
     @Option(help: ArgumentHelp(
         "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE.",
-        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves the fleet's routes only so far (tokens, scanners, switches and their long-polls, ingest, the measurement feed); the others answer 501. Not with --keep-days or --mqtt-broker yet."
+        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves the fleet's routes only so far (tokens, scanners, switches and their long-polls, ingest, the measurement feed); the others answer 501. Not with --mqtt-broker yet."
     ))
     var database: String?
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
@@ -179,7 +179,7 @@ extension ServeCommand {
     ///
     /// - Throws: what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the
     ///   SQLite file; for PostgreSQL, ``DatabaseLocationError`` for an option that does not run
-    ///   there yet (`--keep-days`, `--mqtt-broker`), before any connection is made, or the
+    ///   there yet (`--mqtt-broker`), before any connection is made, or the
     ///   driver's error when the server cannot be reached or a migration fails, prefixed with
     ///   `--database`.
     func openDatabase(stateDirectory: String) async throws -> AppDatabase {
@@ -187,9 +187,6 @@ extension ServeCommand {
         case .sqlite:
             return try AppDatabase.open(stateDirectory: stateDirectory, checkpointsInBackground: true)
         case .postgres(let address):
-            if keepDays != nil {
-                throw DatabaseLocationError("--keep-days does not run on PostgreSQL yet (docs/scale-out.md); leave it out with --database")
-            }
             if mqtt.mqttBroker != nil {
                 throw DatabaseLocationError("the MQTT bridge does not run on PostgreSQL yet (docs/scale-out.md); leave out --mqtt-broker with --database")
             }

@@ -7,10 +7,11 @@ import SwitchdStore
 /// commits do (docs/scale-out.md, "Fan-out across instances"): a switch revision raises the
 /// scanner's watermark in ``SwitchHub`` (its held long-polls and switch streams re-read the
 /// switch), a scanner deleted is retired there (they end), a new end of the measurement,
-/// position or tag position feed raises ``Feeds/measurements``, ``Feeds/positions`` or
-/// ``Feeds/tagPositions`` (live feeds and tags' streams read the new rows), and a change of what
-/// listening scanners watch bumps ``SwitchHub/watchedTags`` (their long-polls read the watched
-/// list again).
+/// position, tag position or presence event feed raises ``Feeds/measurements``,
+/// ``Feeds/positions``, ``Feeds/tagPositions`` or ``Feeds/events`` and ``Feeds/tagEvents`` (live
+/// feeds, tags' streams and the webhook outbox read the new rows; a tag's events are presence
+/// events), and a change of what listening scanners watch bumps ``SwitchHub/watchedTags``
+/// (their long-polls read the watched list again).
 ///
 /// Each channel has a listening connection of its own. Once it is listening, the watermarks are
 /// raised to what the store holds (every scanner's current revision, each feed's end), so what
@@ -30,7 +31,7 @@ struct ClusterFanOutService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
-                group.addTask { await follow("the measurement, position and tag position feeds", listen: listenForFeeds) }
+                group.addTask { await follow("the measurement, position, tag position and event feeds", listen: listenForFeeds) }
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 await group.waitForAll()
             }
@@ -54,13 +55,21 @@ struct ClusterFanOutService: Service {
             await resync("the measurement feed") { await feeds.measurements.publish(upTo: try await database.endOfMeasurementFeed()) }
             await resync("the position feed") { await feeds.positions.publish(upTo: try await database.endOfPositionFeed()) }
             await resync("the tag position feed") { await feeds.tagPositions.publish(upTo: try await database.endOfTagPositionFeed()) }
+            await resync("the event feed") { await publishEvents(upTo: try await database.endOfPresenceEventFeed()) }
         }) { feed, sequence in
             switch feed {
             case .measurement: await feeds.measurements.publish(upTo: sequence)
             case .position: await feeds.positions.publish(upTo: sequence)
             case .tagPosition: await feeds.tagPositions.publish(upTo: sequence)
+            case .event: await publishEvents(upTo: sequence)
             }
         }
+    }
+
+    /// Presence events, tag events among them: both feeds follow the `presence_event` table.
+    private func publishEvents(upTo id: Int64) async {
+        await feeds.events.publish(upTo: id)
+        await feeds.tagEvents.publish(upTo: id)
     }
 
     /// A tag, placement, beacon or floor changed: long-polls asking for the watched list read it

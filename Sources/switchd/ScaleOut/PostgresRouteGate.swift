@@ -16,7 +16,8 @@ struct PostgresRouteGate: RouterMiddleware {
     /// over them), beacons, and the radio map built from it; positions (posted, listed, latest,
     /// streamed) and locating with that map; walk surveys; the dashboard and the emitter
     /// summary; deleting a scanner; tags (with lookup), their sightings and positions (paged,
-    /// latest, stream), and fixed scanners' placements.
+    /// latest, stream), and fixed scanners' placements; presence events (listed and streamed),
+    /// webhooks with their deliveries, and the integrations' status.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
         "POST /v1/tokens", "GET /v1/tokens", "DELETE /v1/tokens/{id}",
@@ -41,6 +42,9 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/sightings", "GET /v1/tags/{id}/sightings",
         "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest", "GET /v1/tags/{id}/positions/stream",
         "GET /v1/placements", "GET /v1/scanners/{id}/placement", "PUT /v1/scanners/{id}/placement", "DELETE /v1/scanners/{id}/placement",
+        "GET /v1/events", "GET /v1/events/stream",
+        "POST /v1/webhooks", "GET /v1/webhooks", "DELETE /v1/webhooks/{id}", "GET /v1/webhooks/{id}/deliveries",
+        "GET /v1/integrations/webhooks", "GET /v1/integrations/mqtt",
     ]
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {

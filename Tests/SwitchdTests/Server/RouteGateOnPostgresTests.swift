@@ -17,12 +17,7 @@ struct RouteGateOnPostgresTests {
     /// today"); a route moved leaves this list in the same commit.
     @Test func exactlyTheseRoutesStillAnswer501() {
         #expect(PostgresRouteGate.unserved(by: .standard) == [
-            "DELETE /v1/webhooks/{id}",
-            "GET /v1/events", "GET /v1/events/stream",
-            "GET /v1/integrations/mqtt", "GET /v1/integrations/webhooks",
             "GET /v1/tags/{id}/events", "GET /v1/tags/{id}/events/stream",
-            "GET /v1/webhooks", "GET /v1/webhooks/{id}/deliveries",
-            "POST /v1/webhooks",
         ])
     }
 }

@@ -6,11 +6,12 @@ import Testing
 @testable import SwitchdStore
 
 /// ``ClusterFanOutService`` wired to what instance B's waiters wait on: a flip, readings,
-/// positions and tag positions committed through instance A's store (another connection pool on
-/// the same PostgreSQL database) raise B's ``SwitchHub`` watermark, B's measurement feed, B's
-/// position feed and B's tag position feed (which a tag's stream on B follows), and a scanner
-/// deleted through A is retired from B's hub. Each wait returns only when the watermark is
-/// raised, so without the service this suite waits until its time limit.
+/// positions, tag positions and presence events committed through instance A's store (another
+/// connection pool on the same PostgreSQL database) raise B's ``SwitchHub`` watermark, B's
+/// measurement feed, B's position feed, B's tag position feed (which a tag's stream on B
+/// follows) and B's event feeds, and a scanner deleted through A is retired from B's hub. Each
+/// wait returns only when the watermark is raised, so without the service this suite waits
+/// until its time limit.
 @Suite("Fan-out into an instance's hub and feed", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterFanOutTests {
     /// Two stores on one database, and the service fanning out into B's hub and feeds.
@@ -69,6 +70,14 @@ struct PostgresClusterFanOutTests {
         _ = try await instanceA.deleteScanner(retired, at: Date(), mqtt: nil)
         await held.wait(untilAbove: 1)
         #expect(await SwitchHub.isRetired(held))
+
+        // Presence events stored through A wake B's event feeds (tag events are presence events).
+        let world = try await PresenceStoreWorld.make(instanceA)
+        _ = try await world.position(in: world.hall, at: 0)
+        let events = try await PostgresPresenceStoreTests.derive(instanceA).events
+        let last = try #require(events.last).id
+        await feeds.events.waitForRows(after: last - 1)
+        await feeds.tagEvents.waitForRows(after: last - 1)
 
         try await Self.stop(service, instanceA, instanceB)
     }
