@@ -6,16 +6,33 @@ extension AppDatabase {
     /// (``PostgresStore/migrate()``). Only the areas moved onto ``StoreTransaction`` run there so
     /// far (docs/scale-out.md, "Phases"); the others throw ``NotYetOnPostgres``.
     ///
-    /// - Throws: the driver's error when the server cannot be reached or a migration fails.
+    /// Refuses a server that would acknowledge a commit before it is on disk (``NotDurable``):
+    /// switchd answers a write only after `COMMIT`, and scanners delete their spooled copy on
+    /// that answer, as `PRAGMA synchronous = FULL` promises on SQLite.
+    ///
+    /// - Throws: ``NotDurable`` when the server runs with `fsync` or `synchronous_commit` off
+    ///   (for switchd's role and database too: `ALTER DATABASE … SET` counts); the driver's error
+    ///   when the server cannot be reached or a migration fails.
     package static func open(postgres address: PostgresAddress, maxConnections: Int = 8) async throws -> AppDatabase {
         let store = PostgresStore(address: address, maxConnections: maxConnections)
         do {
+            try await checkDurable(store)
             try await store.migrate()
         } catch {
             try? await store.close()
             throw error
         }
         return AppDatabase(backend: .postgres(store))
+    }
+
+    /// The server's settings a returned `COMMIT` depends on, as a session of switchd's sees them.
+    private static func checkDurable(_ store: PostgresStore) async throws {
+        let (fsync, synchronousCommit) = try await store.transaction(readOnly: true) { sql in
+            let row = try sql.row("SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit", [])
+            return (try row?.string("fsync") ?? "", try row?.string("synchronous_commit") ?? "")
+        }
+        if fsync != "on" { throw NotDurable(setting: "fsync", value: fsync) }
+        if synchronousCommit == "off" { throw NotDurable(setting: "synchronous_commit", value: synchronousCommit) }
     }
 
     /// Closes a PostgreSQL store's connections and threads; nothing for SQLite, whose
@@ -140,6 +157,16 @@ extension AppDatabase {
             return true
         }
         return try await store.whileHoldingSessionLock("leader \(role)", body)
+    }
+}
+
+/// The PostgreSQL server would acknowledge commits that a power cut can lose.
+package struct NotDurable: Error, CustomStringConvertible {
+    package var setting: String
+    package var value: String
+
+    package var description: String {
+        "the PostgreSQL server runs with \(setting) = \(value): a commit it acknowledges may be lost in a crash, and scanners delete what switchd acknowledged; set \(setting) = on for switchd's database (docs/scale-out.md)"
     }
 }
 

@@ -87,6 +87,24 @@ struct PostgresMigrationTests {
         #expect(Self.lines(defaultOrder) == ["a,B"], "the test cluster's own collation is a language's, not bytes")
     }
 
+    /// A database whose sessions commit without waiting for the disk is refused before anything
+    /// is migrated, with the setting named; the same database with it back on opens.
+    @Test func aServerThatWouldLoseAcknowledgedCommitsIsRefused() async throws {
+        let (server, database) = try await freshPostgresDatabase()
+        let address = try PostgresAddress(url: server.url(database: database))
+        _ = try await server.psql("ALTER DATABASE \"\(database)\" SET synchronous_commit = off", database: "postgres")
+        await #expect {
+            try await AppDatabase.open(postgres: address, maxConnections: 1).close()
+        } throws: { error in
+            "\(error)".contains("synchronous_commit = off") && error is NotDurable
+        }
+        let tables = try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: database)
+        #expect(Self.lines(tables) == ["0"], "nothing migrated")
+
+        _ = try await server.psql("ALTER DATABASE \"\(database)\" SET synchronous_commit = local", database: "postgres")
+        try await AppDatabase.open(postgres: address, maxConnections: 1).close()
+    }
+
     @Test func theStoreAppliesEveryMigrationOnceAndRecordsIt() async throws {
         let (server, database) = try await freshPostgresDatabase()
         for _ in 1 ... 2 {
