@@ -64,15 +64,18 @@ extension AppDatabase {
     /// The tag's events after ID `after`, ascending: its presence events (the tag kinds carry
     /// their tag), so their IDs are those of `GET /v1/events`.
     package func tagEvents(of tagID: Int64, after id: Int64, limit: Int) async throws -> FeedSlice<TagEvent> {
-        try await read { db in
-            let items = try PresenceEventRecord.filter(PresenceEventRecord.Columns.tagID == tagID && PresenceEventRecord.Columns.id > id)
-                .order(PresenceEventRecord.Columns.id).limit(limit).fetchAll(db).map { try $0.tagEvent() }
-            return FeedSlice(items: items, endOfFeed: try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db))
+        try await readStatements { sql in
+            let items = try sql.rows(
+                "SELECT \(PresenceEventRecord.columns) FROM presence_event WHERE tag_id = ? AND id > ? ORDER BY id LIMIT ?",
+                [.integer(tagID), .integer(id), StoreValue(limit)]
+            ).map { try PresenceEventRecord(row: $0).tagEvent() }
+            return FeedSlice(items: items, endOfFeed: try Self.endOfPresenceEventFeed(in: sql))
         }
     }
 
+    /// The end of the tag event feed: the presence event feed's (``endOfPresenceEventFeed()``).
     package func endOfTagEventFeed() async throws -> Int64 {
-        try await read { db in try AutoincrementEnd.of(PresenceEventRecord.databaseTableName, in: db) }
+        try await endOfPresenceEventFeed()
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.

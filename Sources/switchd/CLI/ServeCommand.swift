@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
     @Option(help: ArgumentHelp(
         "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE.",
-        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves the fleet's routes only so far (tokens, scanners, switches and their long-polls, ingest, the measurement feed); the others answer 501. Not with --mqtt-broker yet."
+        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves every route; presence, webhook deliveries and --keep-days retention run on one instance at a time. Not with --mqtt-broker yet."
     ))
     var database: String?
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes

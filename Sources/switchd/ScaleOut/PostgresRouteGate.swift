@@ -3,7 +3,8 @@ import Logging
 
 /// On PostgreSQL, answers 501 `not_on_postgres` for every route whose store methods still run on
 /// SQLite only (docs/scale-out.md, "What runs on PostgreSQL today"), before its handler runs, so
-/// such a route changes nothing. Routes in ``served`` pass, and so do the 405 answers of paths
+/// such a route changes nothing. Every route of ``RoutePolicy/standard`` is served today; the gate
+/// stays so that a route added later answers 501 on PostgreSQL until it is listed here. Routes in ``served`` pass, and so do the 405 answers of paths
 /// that have one (they have no entry in ``RoutePolicy``). Added only when the store runs on
 /// PostgreSQL.
 struct PostgresRouteGate: RouterMiddleware {
@@ -16,7 +17,7 @@ struct PostgresRouteGate: RouterMiddleware {
     /// over them), beacons, and the radio map built from it; positions (posted, listed, latest,
     /// streamed) and locating with that map; walk surveys; the dashboard and the emitter
     /// summary; deleting a scanner; tags (with lookup), their sightings and positions (paged,
-    /// latest, stream), and fixed scanners' placements; presence events (listed and streamed),
+    /// latest, stream) and events (paged, stream), and fixed scanners' placements; presence events (listed and streamed),
     /// webhooks with their deliveries, and the integrations' status.
     static let served: Set<String> = [
         "GET /healthz", "GET /metrics",
@@ -41,6 +42,7 @@ struct PostgresRouteGate: RouterMiddleware {
         "POST /v1/tags", "GET /v1/tags", "GET /v1/tags/{id}", "PATCH /v1/tags/{id}", "DELETE /v1/tags/{id}",
         "POST /v1/sightings", "GET /v1/tags/{id}/sightings",
         "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest", "GET /v1/tags/{id}/positions/stream",
+        "GET /v1/tags/{id}/events", "GET /v1/tags/{id}/events/stream",
         "GET /v1/placements", "GET /v1/scanners/{id}/placement", "PUT /v1/scanners/{id}/placement", "DELETE /v1/scanners/{id}/placement",
         "GET /v1/events", "GET /v1/events/stream",
         "POST /v1/webhooks", "GET /v1/webhooks", "DELETE /v1/webhooks/{id}", "GET /v1/webhooks/{id}/deliveries",
@@ -60,10 +62,15 @@ struct PostgresRouteGate: RouterMiddleware {
         policy.keys.subtracting(served).sorted()
     }
 
-    /// Says once, at start, which routes this instance answers 501 on PostgreSQL.
+    /// Says once, at start, which routes this instance answers 501 on PostgreSQL, if any.
     static func logUnserved(_ logger: Logger, policy: RoutePolicy) {
-        logger.notice("On PostgreSQL: the fleet's routes and the survey are served; the routes listed answer 501 not_on_postgres (docs/scale-out.md)", metadata: [
-            "not_on_postgres": "\(unserved(by: policy).joined(separator: ", "))",
+        let unserved = unserved(by: policy)
+        guard !unserved.isEmpty else {
+            logger.notice("On PostgreSQL: every route is served (docs/scale-out.md)")
+            return
+        }
+        logger.notice("On PostgreSQL: the routes listed answer 501 not_on_postgres (docs/scale-out.md)", metadata: [
+            "not_on_postgres": "\(unserved.joined(separator: ", "))",
         ])
     }
 }
