@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ScanContract
 
 /// What storing one uploaded batch did.
@@ -128,14 +129,16 @@ extension AppDatabase {
         let insert = try db.cachedStatement(sql: MeasurementRecord.insertSQL)
         var tally = EmitterCellTally()
         var stored = 0
-        var lastSequence: Int64?
         for measurement in measurements {
             let record = MeasurementRecord(measurement, batchID: batchRowID, revision: revision)
             guard try record.insert(with: insert, in: db) else { continue }
             stored += 1
-            lastSequence = db.lastInsertedRowID
             tally.add(record)
         }
+        // Read once, before the summary's upserts: a skipped duplicate inserts nothing, so the
+        // connection's last inserted row is still the last reading stored. (GRDB's
+        // `lastInsertedRowID` checks the calling queue first, a dispatch look-up per reading.)
+        let lastSequence = stored > 0 ? sqlite3_last_insert_rowid(db.sqliteConnection) : nil
         try tally.save(db)
         return (stored, lastSequence)
     }
