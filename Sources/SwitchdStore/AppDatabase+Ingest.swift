@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ScanContract
 
 /// What storing one uploaded batch did.
@@ -118,24 +119,34 @@ extension AppDatabase {
         return revision
     }
 
-    /// Inserts the readings with one cached statement, bound through SQLite's C API
-    /// (``MeasurementRecord/insert(with:in:)``); a reading whose ID is already stored is
+    /// Inserts the readings with one cached statement, bound through SQLite's C API, the columns
+    /// the batch's readings share once (``MeasurementRecord/bindBatchColumns(to:)``, then
+    /// ``MeasurementRecord/insertReading(with:in:)`` per reading); a reading whose ID is already stored is
     /// skipped. The stored ones are then added to the emitter summary, one upsert per cell they
     /// touch (``EmitterCellTally``). Returns how many were stored and the sequence of the last one.
     private static func insertMeasurements(
         _ measurements: [ScanContract.Measurement], batchRowID: Int64, revision: ScanSwitch, in db: Database
     ) throws -> (stored: Int, lastSequence: Int64?) {
-        let insert = try db.cachedStatement(sql: MeasurementRecord.insertSQL)
+        let insert = try db.cachedStatement(sql: MeasurementRecord.insertSQL).sqliteStatement
+        sqlite3_reset(insert)
+        defer { sqlite3_clear_bindings(insert) }
         var tally = EmitterCellTally()
         var stored = 0
-        var lastSequence: Int64?
+        var batchColumnsBound = false
         for measurement in measurements {
             let record = MeasurementRecord(measurement, batchID: batchRowID, revision: revision)
-            guard try record.insert(with: insert, in: db) else { continue }
+            if !batchColumnsBound {
+                record.bindBatchColumns(to: insert)
+                batchColumnsBound = true
+            }
+            guard try record.insertReading(with: insert, in: db) else { continue }
             stored += 1
-            lastSequence = db.lastInsertedRowID
             tally.add(record)
         }
+        // Read once, before the summary's upserts: a skipped duplicate inserts nothing, so the
+        // connection's last inserted row is still the last reading stored. (GRDB's
+        // `lastInsertedRowID` checks the calling queue first, a dispatch look-up per reading.)
+        let lastSequence = stored > 0 ? sqlite3_last_insert_rowid(db.sqliteConnection) : nil
         try tally.save(db)
         return (stored, lastSequence)
     }

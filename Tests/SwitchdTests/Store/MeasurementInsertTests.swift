@@ -61,6 +61,31 @@ struct MeasurementInsertTests {
         }
     }
 
+    /// Ingest binds a batch's shared columns once and then only each reading's own: Wi-Fi and BLE
+    /// readings in turn store exactly what GRDB stores from their arguments, none keeping a value
+    /// of the reading before it.
+    @Test func aBatchsReadingsInTurnStoreWhatGRDBStores() async throws {
+        try await Self.withInsertStatement { db, statement in
+            var ble = Self.cases[3]
+            ble["mode"] = nil
+            let batch = try [Self.cases[0], ble, Self.cases[2], ble, Self.cases[1]].map { try Self.record(UUID(), $0) }
+            batch[0].bindBatchColumns(to: statement.sqliteStatement)
+            for reading in batch {
+                #expect(try reading.insertReading(with: statement.sqliteStatement, in: db))
+            }
+            let columns = MeasurementRecord.insertedColumns.dropFirst().map(\.rawValue)
+            let described = "SELECT " + columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ") + " FROM measurement WHERE uuid = ?"
+            for reading in batch {
+                var throughGRDB = reading
+                throughGRDB.uuid = UUID()
+                try db.execute(sql: MeasurementRecord.insertSQL, arguments: throughGRDB.insertArguments)
+                let stored = try Row.fetchOne(db, sql: described, arguments: [reading.uuid])
+                let expected = try Row.fetchOne(db, sql: described, arguments: [throughGRDB.uuid])
+                #expect(stored != nil && stored.map { Array($0.databaseValues) } == expected.map { Array($0.databaseValues) }, "\(reading.kind) reading")
+            }
+        }
+    }
+
     @Test func aKnownReadingIsSkippedAndARefusedOneThrowsWithTheStatementStillUsable() async throws {
         try await Self.withInsertStatement { db, statement in
             let reading = try Self.record(UUID(), Self.cases[0])
