@@ -111,6 +111,17 @@ extension AppDatabase {
         }
     }
 
+    /// The ID of the last stored sighting of the tag's window ending at `end`, whichever
+    /// instance stored it; nil when none is. A window's posts may reach several instances, and
+    /// the one that closes it locates from all of them (docs/scale-out.md).
+    package func lastSightingID(of tagID: Int64, windowEnd end: Date) async throws -> Int64? {
+        try await readStatements { sql in
+            try sql.row(
+                "SELECT MAX(id) AS last FROM sighting WHERE tag_id = ? AND window_end_ms = ?", [.integer(tagID), .integer(end.milliseconds)]
+            )?.optionalInt64("last")
+        }
+    }
+
     /// The tag's sightings, newest first, at most `limit`.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.

@@ -3,9 +3,14 @@ import GRDB
 import ScanContract
 
 extension AppDatabase {
-    /// Stores a computed position (its `id` is ignored) and returns it as stored. On PostgreSQL
-    /// it holds the feed's lock until it commits and announces the new end to every instance on
-    /// ``feedChannel`` (`"tag_position <id>"`, docs/scale-out.md, "Fan-out across instances").
+    /// Stores a computed position of a tag's window (its `id` is ignored) and returns it as
+    /// stored, unless the tag already has a position at that time: then that one is returned and
+    /// nothing is stored, so a window closed by two instances (each closing the windows of the
+    /// posts it received) is in the feed once, as the first close stored it, and a position once
+    /// in the feed never changes. On PostgreSQL it holds the feed's lock from before that look-up
+    /// until it commits (so two closes of one window run one after the other), and announces a
+    /// new position to every instance on ``feedChannel`` (`"tag_position <id>"`,
+    /// docs/scale-out.md, "Fan-out across instances").
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile.
     package func storeTagPosition(_ position: TagPosition) async throws -> TagPosition {
@@ -13,6 +18,10 @@ extension AppDatabase {
             _ = try Self.tagRecord(position.tagID, in: sql)
             guard try FloorRecord.exists(sql, id: position.floorID) else { throw StoreError.notFound("no floor \(position.floorID)") }
             try sql.lock(SequencedFeed.tagPositions.lock)
+            var window = StoreConditions()
+            window.add("tag_id = ?", .integer(position.tagID))
+            window.add("time_ms = ?", .integer(position.time.milliseconds))
+            if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first { return stored.position }
             var record = TagPositionRecord(position)
             record.id = try record.inserted(sql)
             try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")

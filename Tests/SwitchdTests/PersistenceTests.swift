@@ -34,6 +34,7 @@ import Testing
                 "v4-walk-survey",
                 "v4-emitter-summary-by-batch",
                 "v4-feed-ends",
+                "v4-tag-position-window",
             ])
         }
     }

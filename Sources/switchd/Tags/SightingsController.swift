@@ -18,7 +18,8 @@ struct SightingsController {
     }
 
     /// 201 ``SightingReceipt`` with the positions of the windows this batch closed (a tag's
-    /// earlier window, now that a later one is reported); 403 when a scanner token reports for
+    /// earlier window, now that a later one is reported; the position another instance stored
+    /// for it when that one closed it first); 403 when a scanner token reports for
     /// another scanner; 404 for an unknown scanner; 422 naming a bad field (nothing is stored).
     /// Streams are told after the commit.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -67,10 +67,18 @@ actor TagTracker {
     }
 
     /// Computes, stores and returns the tag's position at `time`, from the sightings stored up
-    /// to ID `storedUpTo` (all when nil); nil when no fixed scanner heard it within the horizon.
+    /// to ID `storedUpTo` and every sighting of the window ending at `time` (all when nil: posts
+    /// of one window reaching other instances, or stored before their post reached the closer,
+    /// count too); nil when no fixed scanner heard it within the horizon. When the tag already
+    /// has a position at `time` (another instance closed the window first), that one is
+    /// returned, and this estimate only moves the tag's track here, as it did there.
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
     func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
+        var storedUpTo = storedUpTo
+        if let bound = storedUpTo, let window = try await database.lastSightingID(of: tagID, windowEnd: time) {
+            storedUpTo = max(bound, window)
+        }
         let (tag, hearings) = try await database.hearings(
             of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo, reading: settings.rssiStatistic
         )

@@ -20,6 +20,12 @@ import SwitchdStore
 /// nobody else reported, and is a window of its own. A post of one of the tag's last
 /// ``rememberedWindows`` closed windows arrives too late: its sighting is stored (it counts in
 /// the next window's horizon) but the window is not located again.
+///
+/// Each switchd instance has its own closer, which sees only the posts that reached it; behind a
+/// load balancer one window's posts reach several. Every instance that received a post of the
+/// window closes it, each locating from all the window's sightings in the store, and the store
+/// keeps the first position of a window (``AppDatabase/storeTagPosition(_:)``): the others'
+/// closes return that one, so the feed holds one position per window (docs/scale-out.md).
 actor TagWindowCloser {
     let tracker: TagTracker
     let closeAfter: Duration

@@ -40,6 +40,8 @@ package enum PostgresMigrations {
         ("v4-walk-survey", PostgresSchemaWalkSurvey.walks),
         ("v4-emitter-summary-by-batch", PostgresSchemaEmitterSummaryByBatch.dropInsertTrigger),
         ("v4-feed-ends", PostgresSchemaFeedEnds.feedEnds),
+        // Common dialect: a plain index.
+        ("v4-tag-position-window", SchemaTagPositionWindow.index),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared
