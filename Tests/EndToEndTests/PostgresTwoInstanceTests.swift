@@ -5,7 +5,8 @@ import Testing
 
 /// Two real `switchd` processes on one real PostgreSQL server, as behind a load balancer
 /// (docs/scale-out.md): a flip PATCHed on A reaches the long-poll B holds, readings posted to A
-/// reach the live feed B serves, the survey and tags made through either are read through the other, a route
+/// reach the live feed B serves, the survey and tags made through either are read through the other, a tag's
+/// window posted half to A and half to B has one position, a route
 /// not on PostgreSQL yet answers 501, and A SIGKILLed while batches pour in loses none that was
 /// answered 2xx (the uploads it dropped are sent again to B, as a balancer and scannerd's spool
 /// would). The other then stops cleanly on SIGTERM.
@@ -51,6 +52,7 @@ struct PostgresTwoInstanceTests {
         #expect(try await a.adminClient().call("GET", "/v1/tags", as: [ScanContract.Tag].self) == [tag])
         let tagEvents = try await a.adminClient().send("GET", "/v1/tags/\(tag.id)/events")
         #expect(tagEvents.status == 200, "\(tagEvents.status) \(tagEvents.text)")
+        try await locateOnceAcross(a, b, tag: tag, floorID: floor.id)
 
         // The scanner is registered through A, its token issued through B.
         _ = try await a.adminClient().call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID(scanner)), as: ScanContract.Scanner.self)
@@ -125,6 +127,48 @@ struct PostgresTwoInstanceTests {
 
         // The instance left stops cleanly on SIGTERM, its connections to PostgreSQL closed.
         #expect(await b.process.terminate() == 0, "\(b.process.stderrTail())")
+    }
+
+    /// Four fixed scanners post one window of the tag, half to A and half to B; a later window
+    /// posted to both closes it on both at once (or each closed it on its clock already, should
+    /// this machine be that slow). The window has one position in the feed, located from all
+    /// four, and any instance that answers with a position of it answers with that one.
+    private static func locateOnceAcross(_ a: SwitchdInstance, _ b: SwitchdInstance, tag: ScanContract.Tag, floorID: Int64) async throws {
+        let corners = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+        let end = Date(timeIntervalSince1970: 1_800_000_000)
+        for (index, corner) in corners.enumerated() {
+            _ = try await a.adminClient().call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("fixed-\(index)")), as: ScanContract.Scanner.self)
+            _ = try await b.adminClient().call(
+                "PUT", "/v1/scanners/fixed-\(index)/placement", json: NewScannerPlacement(floorID: floorID, x: corner.0, y: corner.1, height: 2.5),
+                as: ScannerPlacement.self
+            )
+        }
+        func post(_ index: Int, after seconds: TimeInterval, to instance: SwitchdInstance) async throws -> SightingReceipt {
+            let corner = corners[index]
+            let rssi = -59 - 20 * log10(((corner.0 - 3) * (corner.0 - 3) + (corner.1 - 4) * (corner.1 - 4) + 1.5 * 1.5).squareRoot())
+            let windowEnd = end.addingTimeInterval(seconds)
+            let sighting = Sighting(
+                identity: tag.identity, windowStart: windowEnd.addingTimeInterval(-1), windowEnd: windowEnd, count: 5, medianRSSI: rssi, maxRSSI: Int(rssi) + 2
+            )
+            let batch = SightingBatch(scannerID: try ScannerID("fixed-\(index)"), sightings: [sighting])
+            return try await instance.adminClient().call("POST", "/v1/sightings", json: batch, as: SightingReceipt.self)
+        }
+        let until = URLQueryItem(name: "until", value: JSONCoding.formatDate(end.addingTimeInterval(1)))
+        let streamURL = a.baseURL.appendingPathComponent("v1/tags/\(tag.id)/positions/stream").appending(queryItems: [URLQueryItem(name: "after", value: "0"), until])
+        let stream = EventStreamClient(url: streamURL, token: a.adminToken)
+        defer { stream.close() }
+        for (index, instance) in [(0, a), (1, a), (2, b), (3, b)] {
+            #expect(try await post(index, after: 0, to: instance).positions.isEmpty)
+        }
+        async let closedOnA = post(0, after: 1, to: a)
+        async let closedOnB = post(1, after: 1, to: b)
+        let answered = try await closedOnA.positions + closedOnB.positions
+        _ = try await stream.waitForEvents(1)
+        let listURL = b.baseURL.appendingPathComponent("v1/tags/\(tag.id)/positions").appending(queryItems: [until])
+        let feed = try await b.adminClient().call("GET", listURL.absoluteString, as: Page<TagPosition>.self)
+        let position = try #require(feed.items.first)
+        #expect(feed.items == [position] && position.scannersHeard == 4 && position.time == end, "\(feed.items)")
+        #expect(answered.allSatisfy { $0 == position }, "A and B answered \(answered)")
     }
 
     private static func batch(revision: Int, readings: Int) -> MeasurementBatch {
