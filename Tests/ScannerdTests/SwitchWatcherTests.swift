@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Harness
 import ScanContract
 import Testing
 @testable import scannerd

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Positioning
 import ScanContract
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,8 @@ import Testing
 /// on one real server: one leads and runs the work, the other follows and does not, and when the
 /// leader's connection goes (its session ended by the server) or stops answering (its server
 /// process frozen) the leader stops its work and the other takes over. Every step waits on what
-/// the services report, never on time.
+/// the services report, never on time. A's retries wait on a clock the test moves, so that A,
+/// having lost the lead, cannot take it back before B does.
 @Suite("Leader election across instances", postgresInstalled, .postgresServer, .timeLimit(.minutes(2)))
 struct PostgresClusterLeaderTests {
     @Test func oneInstanceLeadsTheOtherTakesOverWhenTheLeadersConnectionGoes() async throws {
@@ -29,12 +31,15 @@ struct PostgresClusterLeaderTests {
         #expect(await a.next() == .lost)
         #expect(await b.skipping(.following) == .leading)
         #expect(await b.work.next() == .started)
-        #expect(await a.skipping(.lost) == .following)
 
+        // A tries again (and again) from now on.
+        let retries = election.retryingA()
+        #expect(await a.skipping(.lost) == .following)
         election.runB.cancel()
         _ = await election.runB.result
         #expect(await b.work.next() == .stopped)
         #expect(await a.skipping(.following) == .leading)
+        retries.cancel()
         try await election.stop()
     }
 
@@ -64,17 +69,25 @@ private struct Election {
     let b: Instance
     let runA: Task<Void, any Error>
     let runB: Task<Void, any Error>
+    /// What A's retries wait on.
+    let clockA: ManualClock
 
     static func started() async throws -> Election {
         let (instanceA, instanceB) = try await twoPostgresInstances(maxConnections: 2)
-        let a = Instance(database: instanceA)
-        let b = Instance(database: instanceB)
+        let clockA = ManualClock()
+        let a = Instance(database: instanceA, clock: clockA)
+        let b = Instance(database: instanceB, clock: ContinuousClock())
         let runA = Task { try await a.service.run() }
         #expect(await a.next() == .leading)
         #expect(await a.work.next() == .started)
         let runB = Task { try await b.service.run() }
         #expect(await b.next() == .following)
-        return Election(a: a, b: b, runA: runA, runB: runB)
+        return Election(a: a, b: b, runA: runA, runB: runB, clockA: clockA)
+    }
+
+    /// Lets A retry each time it waits to, until the returned task is cancelled.
+    func retryingA() -> Task<Void, Never> {
+        Task { [clockA] in await clockA.step(by: Instance.retryInterval, whenAsleep: 1) { false } }
     }
 
     func stop() async throws {
@@ -99,13 +112,16 @@ private struct Instance {
     let standings: AsyncStream<Leadership>
     let work: Work
 
-    init(database: AppDatabase) {
+    static let retryInterval = Duration.milliseconds(20)
+
+    init(database: AppDatabase, clock: any Clock<Duration>) {
         self.database = database
         let (standings, report) = AsyncStream.makeStream(of: Leadership.self)
         self.standings = standings
         work = Work()
         service = ClusterLeaderService(
-            database: database, role: "test", services: [work], logger: Logger(label: "test"), retryInterval: .milliseconds(20),
+            database: database, role: "test", services: [work], logger: Logger(label: "test"), clock: clock,
+            retryInterval: Self.retryInterval,
             observe: { report.yield($0) }
         )
     }
@@ -141,9 +157,7 @@ private struct Work: Service {
     func run() async throws {
         report.yield(.started)
         defer { report.yield(.stopped) }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        try await heldUntilCancelled() as Void
     }
 
     func next() async -> Event? {
