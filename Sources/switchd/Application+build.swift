@@ -76,7 +76,9 @@ func buildApplication(
     )
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     if database.runsOnPostgres {
-        app.addServices(ClusterFanOutService(database: database, hub: hub, feeds: feeds, logger: logger, clock: clock))
+        app.addServices(ClusterFanOutService(
+            database: database, hub: hub, feeds: feeds, logger: logger, clock: clock, mqttOutboxAdded: mqtt.outbox.map { _ in mqtt.status.outboxAdded }
+        ))
     }
     if let checkpointer = database.checkpointer {
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
