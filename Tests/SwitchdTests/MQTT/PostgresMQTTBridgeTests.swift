@@ -10,7 +10,8 @@ import Testing
 /// The MQTT bridge with two switchd instances (as `buildApplication` wires them) on one real
 /// PostgreSQL server and one real broker (Debian's mosquitto): only the instance leading the
 /// `mqtt` election holds a broker session; what is stored through the other (a scanner, its
-/// position, its deletion's removal from the outbox) is published by the leader; a switch
+/// positions and the presence events they make, its deletion's removal from the outbox) is
+/// published by the leader; a switch
 /// command the leader receives reaches a long-poll the other holds; when the leader stops, the
 /// other takes over and publishes the retained state again; and the outbox's wake-up crosses
 /// instances. Every step waits on an election's report, a broker message or an HTTP answer,
@@ -32,14 +33,21 @@ struct PostgresMQTTBridgeTests {
         #expect(await b.nextMQTTStanding() == .following)
 
         // A scanner registered and placed through B: A announces it to Home Assistant and
-        // publishes its position and room.
+        // publishes its position and room, and relays the presence events derived from its
+        // positions (10 s apart by their own times: the dwell passes).
         let scanner = "pi-b"
         let place = try await b.switchd.scannerInRoom(scanner, room: "Lab")
         _ = try await watcher.waitFor("homeassistant/device_tracker/floorscan_pi-b/location/config", payload: .nonEmpty)
-        try await b.switchd.postPosition(scanner, in: place, x: 4)
+        let start = Date()
+        for step in 0..<3 {
+            try await b.switchd.postPosition(scanner, in: place, x: 4, time: start.addingTimeInterval(Double(step) * 10))
+        }
         let position = try await watcher.waitFor("floorscan/scanners/pi-b/position", payload: .nonEmpty)
         #expect(try position.decoded(PositionMessage.self, with: JSONCoding.decoder()).x == 4)
         _ = try await watcher.waitFor("floorscan/scanners/pi-b/room", payload: .equal("Lab"))
+        let entered = try await watcher.waitFor(count: 2, "floorscan/scanners/pi-b/events", payload: .containing(#""kind":"entered""#))
+        let events = try entered.map { try $0.decoded(PresenceEvent.self, with: JSONCoding.decoder()) }
+        #expect(Set(events.compactMap(\.place)) == [.room, .floor])
 
         // Deleted through B: its removal, stored in B's delete, wakes A, which clears it.
         let deleted = try await b.switchd.client.send("DELETE", "/v1/scanners/\(scanner)")
@@ -79,6 +87,45 @@ struct PostgresMQTTBridgeTests {
         #expect(watcher.messages.last { $0.topic == "floorscan/status" }?.payload == "online", "A's going did not outlast B's coming")
         #expect(await b.status.report().connections == 1)
 
+        try await b.stop()
+        await watcher.stop()
+        await broker.remove()
+    }
+
+    /// The server ends the session holding the `mqtt` lock, as when the leader's machine or
+    /// network dies: the leader stops publishing, and whichever instance leads next connects
+    /// and publishes the retained state again.
+    @Test func whenTheLeadersSessionEndsTheNextLeaderPublishesEverythingAgain() async throws {
+        let folder = try TemporaryFolder("mqtt-postgres-session")
+        defer { folder.remove() }
+        let broker = try await MosquittoBroker()
+        let watcher = try await MQTTWatcher(port: broker.port, topics: ["floorscan/#"], folder: folder)
+        let (databaseA, databaseB) = try await twoPostgresInstances(maxConnections: 4)
+        let adminToken = try await issueToken(databaseA, .admin, name: "mqtt bridge tests")
+        let a = try await BridgeInstance.started(database: databaseA, broker: broker, adminToken: adminToken)
+        #expect(await a.nextMQTTStanding() == .leading)
+        let b = try await BridgeInstance.started(database: databaseB, broker: broker, adminToken: adminToken)
+        #expect(await b.nextMQTTStanding() == .following)
+        _ = try await watcher.waitFor("floorscan/scanners/default/switch", payload: .nonEmpty)
+
+        let ended = try await databaseB.writeStatements { sql in
+            try sql.rows("""
+                SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
+                WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND classid = ((hashtextextended('leader mqtt', 0) >> 32) & 4294967295)::oid
+                  AND objid = (hashtextextended('leader mqtt', 0) & 4294967295)::oid
+                """, []).filter { try $0.bool("ended") }.count
+        }
+        #expect(ended == 1)
+        #expect(await a.nextMQTTStanding(skipping: .leading) == .lost)
+        let republished = try await watcher.waitFor(count: 2, "floorscan/scanners/default/switch", payload: .nonEmpty)
+        #expect(republished.allSatisfy { $0.payload == republished[0].payload })
+        _ = try await watcher.waitFor(count: 2, "floorscan/status", payload: .equal("online"))
+        let sessions = await a.status.report().connections + b.status.report().connections
+        #expect(sessions == 2, "one session before, one after: the next leader's")
+
+        try await a.stop()
         try await b.stop()
         await watcher.stop()
         await broker.remove()
