@@ -46,9 +46,10 @@ extension AppDatabase {
     /// the measurement, position and event feeds' (the walk's readings, the scanner's positions
     /// and its presence events may be the newest: each feed's end is kept,
     /// ``SequencedFeed/keepingEnd(in:_:)``),
-    /// and the scanner's switch lock, then (with `mqtt`) the outbox's last. The deletion is announced on the switch channel
-    /// (`"<scanner ID> retired"`), so every instance retires the scanner from its switch hub as
-    /// the one that deleted it does: the long-polls and switch streams it holds end.
+    /// the scanner's switch lock, and (with `mqtt`) the outbox's last. The deletion is announced
+    /// on the switch channel (`"<scanner ID> retired"`), so every instance retires the scanner
+    /// from its switch hub as the one that deleted it does: the long-polls and switch streams it
+    /// holds end.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown (or already deleted) scanner;
     ///   ``StoreError/invalidField(_:)`` for a removal message the outbox refuses. Nothing is
