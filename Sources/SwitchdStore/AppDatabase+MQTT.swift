@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ScanContract
 
 extension AppDatabase {
@@ -43,13 +42,20 @@ extension AppDatabase {
         }
     }
 
-    /// ``insert(_:at:in:)`` for a body still on GRDB (deleting a scanner).
-    static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in db: Database) throws -> [MQTTOutboxEntry] {
-        try insert(entries, at: now, in: SQLiteTransaction(db: db))
-    }
-
+    /// Adds `entries` to the outbox's end in `sql`'s transaction.
+    ///
+    /// On PostgreSQL it takes the outbox's lock (``SequencedFeed/mqttOutbox``) until commit, so
+    /// IDs commit in order and the publisher, which deletes through the last ID it sent, never
+    /// deletes a row committed later below it; and it announces the last ID on ``feedChannel``
+    /// (`"mqtt_outbox <id>"`), so the instance publishing to the broker wakes whichever
+    /// instance stored them (docs/scale-out.md). Both are no-ops on SQLite, whose one writer
+    /// already commits in order and whose publisher is in the same process.
     static func insert(_ entries: [MQTTOutboxEntry], at now: Date, in sql: any StoreTransaction) throws -> [MQTTOutboxEntry] {
-        try entries.map { entry in try MQTTOutboxRecord(entry, at: now).inserted(sql).entry }
+        guard !entries.isEmpty else { return [] }
+        try sql.lock(SequencedFeed.mqttOutbox.lock)
+        let stored = try entries.map { entry in try MQTTOutboxRecord(entry, at: now).inserted(sql).entry }
+        if let last = stored.last?.id { try sql.notify(feedChannel, "\(SequencedFeed.mqttOutbox.name) \(last)") }
+        return stored
     }
 
     /// Up to `limit` outbox messages with an ID above `id`, oldest first.
@@ -63,6 +69,12 @@ extension AppDatabase {
     /// Deletes the outbox messages with an ID at or below `id`: they have been delivered.
     package func deleteMQTTOutbox(through id: Int64) async throws {
         try await writeStatements { sql in try sql.execute("DELETE FROM mqtt_outbox WHERE id <= ?", [.integer(id)]) }
+    }
+
+    /// The highest ID waiting in the outbox, 0 when it is empty: what an instance that
+    /// (re)started listening raises its publisher's wake-up to (``insert(_:at:in:)``).
+    package func lastMQTTOutboxID() async throws -> Int64 {
+        try await readStatements { sql in try sql.row("SELECT MAX(id) AS last FROM mqtt_outbox", [])?.optionalInt64("last") ?? 0 }
     }
 
     /// How many messages wait in the outbox.

@@ -37,18 +37,19 @@ extension AppDatabase {
     /// scanner registered again under the ID numbers its revisions on from there.
     ///
     /// With `mqtt`, its removal messages go into the MQTT outbox in the same transaction: a
-    /// broker that is down gets them when it is back, even after a restart. (The MQTT bridge
-    /// does not run on PostgreSQL, so there `mqtt` is always nil; given, it is refused with
-    /// ``NotYetOnPostgres``.)
+    /// broker that is down gets them when it is back, even after a restart; on PostgreSQL they
+    /// are announced with the outbox's other rows (``insert(_:at:in:)``), so the instance
+    /// publishing to the broker wakes for them whichever instance deleted the scanner.
     ///
     /// On PostgreSQL the locks are taken in the one order (docs/scale-out.md, "Transactions and
     /// serialisation"): the survey's (a walk under way goes, as ``deleteWalk(_:at:)`` takes it),
     /// the measurement, position and event feeds' (the walk's readings, the scanner's positions
     /// and its presence events may be the newest: each feed's end is kept,
     /// ``SequencedFeed/keepingEnd(in:_:)``),
-    /// and the scanner's switch lock last. The deletion is announced on the switch channel
-    /// (`"<scanner ID> retired"`), so every instance retires the scanner from its switch hub as
-    /// the one that deleted it does: the long-polls and switch streams it holds end.
+    /// the scanner's switch lock, and (with `mqtt`) the outbox's last. The deletion is announced
+    /// on the switch channel (`"<scanner ID> retired"`), so every instance retires the scanner
+    /// from its switch hub as the one that deleted it does: the long-polls and switch streams it
+    /// holds end.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown (or already deleted) scanner;
     ///   ``StoreError/invalidField(_:)`` for a removal message the outbox refuses. Nothing is
@@ -90,8 +91,7 @@ extension AppDatabase {
         try sql.notify(switchChannel, "\(scannerID.rawValue) \(retiredScanner)")
         var queued: [MQTTOutboxEntry] = []
         if let mqtt {
-            guard let sqlite = sql as? SQLiteTransaction else { throw NotYetOnPostgres() }
-            queued = try insert(mqtt.messages, at: now, in: sqlite.db)
+            queued = try insert(mqtt.messages, at: now, in: sql)
             if mqtt.removesDiscovery {
                 try sql.execute("DELETE FROM mqtt_discovered_scanner WHERE scanner_id = ?", [id])
             }

@@ -12,6 +12,8 @@ struct SequencedFeed: Sendable {
     static let tagPositions = SequencedFeed(name: FeedName.tagPosition.rawValue, table: "tag_position", sequence: "id")
     /// Presence events, tag events among them.
     static let presenceEvents = SequencedFeed(name: FeedName.event.rawValue, table: "presence_event", sequence: "id")
+    /// The MQTT outbox: sent to the broker in ID order and deleted through the last ID sent.
+    static let mqttOutbox = SequencedFeed(name: FeedName.mqttOutbox.rawValue, table: "mqtt_outbox", sequence: "id")
     /// Webhook delivery attempts: paged by ID, announced to no other instance.
     static let webhookDeliveries = SequencedFeed(name: "webhook_delivery", table: "webhook_delivery", sequence: "id")
 

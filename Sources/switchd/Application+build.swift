@@ -28,6 +28,8 @@ import SwitchdStore
 ///     to wait on or to hold.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
+///   - onLeadership: told this instance's standing after each try in a cluster's elections on
+///     PostgreSQL (`integrations`, `retention`, `mqtt`; ``ClusterLeaderService``); tests wait on it.
 func buildApplication(
     settings: Settings,
     database: AppDatabase,
@@ -45,7 +47,8 @@ func buildApplication(
     mqttTLS: NIOSSLContext? = nil,
     mqttStatus: MQTTStatus? = nil,
     expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
+    onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
     let hub = SwitchHub()
     let mqtt = MQTTIntegration(
@@ -74,9 +77,16 @@ func buildApplication(
         },
         logger: logger
     )
+    func leader(_ role: String, _ services: [any Service]) -> ClusterLeaderService {
+        ClusterLeaderService(
+            database: database, role: role, services: services, logger: logger, clock: clock, observe: { await onLeadership(role, $0) }
+        )
+    }
     app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
     if database.runsOnPostgres {
-        app.addServices(ClusterFanOutService(database: database, hub: hub, feeds: feeds, logger: logger, clock: clock))
+        app.addServices(ClusterFanOutService(
+            database: database, hub: hub, feeds: feeds, logger: logger, clock: clock, mqttOutboxAdded: mqtt.outbox.map { _ in mqtt.status.outboxAdded }
+        ))
     }
     if let checkpointer = database.checkpointer {
         app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
@@ -85,7 +95,7 @@ func buildApplication(
         let retention = HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)
         if database.runsOnPostgres {
             // Once per cluster, as the integrations below.
-            app.addServices(ClusterLeaderService(database: database, role: "retention", services: [retention], logger: logger, clock: clock))
+            app.addServices(leader("retention", [retention]))
         } else {
             app.addServices(retention)
         }
@@ -93,17 +103,23 @@ func buildApplication(
     let integrations = integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock)
     if database.runsOnPostgres {
         // Once per cluster: the instance that leads runs them (docs/scale-out.md).
-        app.addServices(ClusterLeaderService(database: database, role: "integrations", services: integrations, logger: logger, clock: clock))
+        app.addServices(leader("integrations", integrations))
     } else {
         for service in integrations {
             app.addServices(service)
         }
     }
-    if let publisher = mqtt.publisher {
-        app.addServices(publisher)
-    }
-    if let presenceRelay = mqtt.presenceRelay {
-        app.addServices(presenceRelay)
+    if database.runsOnPostgres, !mqtt.services.isEmpty {
+        // One broker session per cluster (docs/scale-out.md), in an election of its own rather
+        // than the integrations': it exists only with a broker, and its session may then live on
+        // another instance than presence derivation and webhooks, spreading the background work.
+        // Every instance has the same client ID, so should two ever overlap (a leader that has
+        // not yet seen its lock go), the broker keeps one session.
+        app.addServices(leader("mqtt", mqtt.services))
+    } else {
+        for service in mqtt.services {
+            app.addServices(service)
+        }
     }
     app.addServices(DaemonServiceAdapter(service: SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger)))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.

@@ -138,6 +138,8 @@ package enum FeedName: String, Sendable {
     case position
     case tagPosition = "tag_position"
     case event
+    /// A message put in the MQTT outbox (its ID; ``AppDatabase/insert(_:at:in:)``).
+    case mqttOutbox = "mqtt_outbox"
 }
 
 extension AppDatabase {

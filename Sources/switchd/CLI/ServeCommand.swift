@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for switchd.sqlite and admin.token.") var stateDir = Settings.defaultStateDirectory
     @Option(help: ArgumentHelp(
         "A PostgreSQL database to keep the state in instead of <state-dir>/switchd.sqlite: postgres://USER@HOST[:PORT]/DATABASE.",
-        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves every route; presence, webhook deliveries and --keep-days retention run on one instance at a time. Not with --mqtt-broker yet."
+        discussion: "For several switchd instances behind one load balancer (docs/scale-out.md). A Unix socket: postgres://USER@/DATABASE?host=/run/postgresql. Serves every route; presence, webhook deliveries, --keep-days retention and the MQTT bridge (one broker session) run on one instance at a time."
     ))
     var database: String?
     @Option(help: "Largest request body accepted, in bytes.") var maxBodyBytes = Settings.defaultMaxBodyBytes
@@ -178,18 +178,13 @@ extension ServeCommand {
     /// schema (instances started together migrate one after another).
     ///
     /// - Throws: what ``AppDatabase/open(stateDirectory:checkpointsInBackground:)`` throws for the
-    ///   SQLite file; for PostgreSQL, ``DatabaseLocationError`` for an option that does not run
-    ///   there yet (`--mqtt-broker`), before any connection is made, or the
-    ///   driver's error when the server cannot be reached or a migration fails, prefixed with
-    ///   `--database`.
+    ///   SQLite file; for PostgreSQL, ``DatabaseLocationError`` with the driver's error when the
+    ///   server cannot be reached or a migration fails, prefixed with `--database`.
     func openDatabase(stateDirectory: String) async throws -> AppDatabase {
         switch try databaseLocation {
         case .sqlite:
             return try AppDatabase.open(stateDirectory: stateDirectory, checkpointsInBackground: true)
         case .postgres(let address):
-            if mqtt.mqttBroker != nil {
-                throw DatabaseLocationError("the MQTT bridge does not run on PostgreSQL yet (docs/scale-out.md); leave out --mqtt-broker with --database")
-            }
             do {
                 return try await AppDatabase.open(postgres: address)
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOSSL
+import ServiceLifecycle
 import SwitchdStore
 
 /// switchd's MQTT side as `buildApplication` wires it: the status every part reports to, and,
@@ -13,6 +14,12 @@ struct MQTTIntegration: Sendable {
     let publisher: MQTTPublisher?
     /// Feeds presence events into ``outbox``; nil without a broker.
     let presenceRelay: MQTTPresenceRelay?
+
+    /// The publisher (with the switch commands it receives) and the presence relay: what must
+    /// run on one switchd of a cluster at a time; empty without a broker.
+    var services: [any Service] {
+        [publisher as (any Service)?, presenceRelay].compactMap { $0 }
+    }
 
     init(
         settings: MQTTSettings?, tls: NIOSSLContext?, database: AppDatabase, hub: SwitchHub, feeds: Feeds, metrics: SwitchdMetrics,

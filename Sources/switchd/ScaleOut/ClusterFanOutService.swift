@@ -11,7 +11,9 @@ import SwitchdStore
 /// ``Feeds/positions``, ``Feeds/tagPositions`` or ``Feeds/events`` and ``Feeds/tagEvents`` (live
 /// feeds, tags' streams and the webhook outbox read the new rows; a tag's events are presence
 /// events), and a change of what listening scanners watch bumps ``SwitchHub/watchedTags``
-/// (their long-polls read the watched list again).
+/// (their long-polls read the watched list again). With an MQTT broker, a message put in the
+/// MQTT outbox raises ``mqttOutboxAdded`` (the publisher, on whichever instance leads the MQTT
+/// bridge, sends it).
 ///
 /// Each channel has a listening connection of its own. Once it is listening, the watermarks are
 /// raised to what the store holds (every scanner's current revision, each feed's end), so what
@@ -24,6 +26,8 @@ struct ClusterFanOutService: Service {
     let feeds: Feeds
     let logger: Logger
     var clock: any Clock<Duration> = ContinuousClock()
+    /// ``MQTTStatus/outboxAdded``; nil without a broker (nothing here publishes the outbox).
+    var mqttOutboxAdded: Watermark?
 
     static let retryInterval = Duration.seconds(1)
 
@@ -31,7 +35,7 @@ struct ClusterFanOutService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
-                group.addTask { await follow("the measurement, position, tag position and event feeds", listen: listenForFeeds) }
+                group.addTask { await follow("the measurement, position, tag position and event feeds and the MQTT outbox", listen: listenForFeeds) }
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 await group.waitForAll()
             }
@@ -56,12 +60,16 @@ struct ClusterFanOutService: Service {
             await resync("the position feed") { await feeds.positions.publish(upTo: try await database.endOfPositionFeed()) }
             await resync("the tag position feed") { await feeds.tagPositions.publish(upTo: try await database.endOfTagPositionFeed()) }
             await resync("the event feed") { await publishEvents(upTo: try await database.endOfPresenceEventFeed()) }
+            if let mqttOutboxAdded {
+                await resync("the MQTT outbox") { await mqttOutboxAdded.raise(to: try await database.lastMQTTOutboxID()) }
+            }
         }) { feed, sequence in
             switch feed {
             case .measurement: await feeds.measurements.publish(upTo: sequence)
             case .position: await feeds.positions.publish(upTo: sequence)
             case .tagPosition: await feeds.tagPositions.publish(upTo: sequence)
             case .event: await publishEvents(upTo: sequence)
+            case .mqttOutbox: await mqttOutboxAdded?.raise(to: sequence)
             }
         }
     }

@@ -13,8 +13,8 @@ enum Leadership: Sendable, Equatable {
 }
 
 /// Runs `services` on one switchd of the cluster at a time (docs/scale-out.md, "Fan-out across
-/// instances", cluster-wide background work): presence derivation and webhook deliveries must not
-/// run twice over one database. The instance that takes the session advisory lock named `role`
+/// instances", cluster-wide background work): presence derivation, webhook deliveries and the
+/// MQTT bridge (one broker session) must not run twice over one database. The instance that takes the session advisory lock named `role`
 /// (``AppDatabase/whileLeading(_:_:)``) runs them until it stops; the others try again every
 /// ``retryInterval``. The lock lives on a connection of its own, so when the leader dies or its
 /// connection goes, PostgreSQL releases it and another instance takes over within that interval;

@@ -5,8 +5,7 @@ import Testing
 @testable import SwitchdStore
 
 /// `switchd --database postgres://…`: read into a ``PostgresAddress``, refused with a reason
-/// when it is not one or comes with an option PostgreSQL does not serve yet, while the SQLite
-/// file stays the default.
+/// when it is not one, while the SQLite file stays the default.
 @Suite("switchd --database")
 struct DatabaseOptionTests {
     static func serve(_ arguments: [String]) throws -> ServeCommand {
@@ -51,22 +50,17 @@ struct DatabaseOptionTests {
         }
     }
 
-    /// The MQTT bridge does not run on PostgreSQL yet: asking for it with a PostgreSQL database
-    /// stops the start before any connection is made, saying why (port 1: nothing listens there,
-    /// so a connection attempt would fail with another message). History retention runs there
-    /// (led by one instance): `--keep-days` goes on to connect.
-    @Test func theMQTTBridgeIsRefusedWithPostgresAndHistoryRetentionIsNot() async throws {
-        let mqtt = try Self.serve(["--database", "postgres://switchd@127.0.0.1:1/floorscan", "--mqtt-broker", "mqtt://127.0.0.1"])
-        await #expect {
-            _ = try await mqtt.openDatabase(stateDirectory: "/nonexistent")
-        } throws: { error in
-            "\(error)".contains("--mqtt-broker") && "\(error)".contains("PostgreSQL yet") && "\(error)".contains("docs/scale-out.md")
-        }
-        let retention = try Self.serve(["--database", "postgres://switchd@127.0.0.1:1/floorscan", "--keep-days", "7"])
-        await #expect {
-            _ = try await retention.openDatabase(stateDirectory: "/nonexistent")
-        } throws: { error in
-            "\(error)".contains("--database: cannot open the PostgreSQL database")
+    /// The MQTT bridge and history retention run on PostgreSQL (each led by one instance):
+    /// `--mqtt-broker` and `--keep-days` with a PostgreSQL database go on to connect (port 1:
+    /// nothing listens there, so the start stops at the connection, saying so).
+    @Test func theMQTTBridgeAndHistoryRetentionGoOnToConnect() async throws {
+        for option in [["--mqtt-broker", "mqtt://127.0.0.1"], ["--keep-days", "7"]] {
+            let serve = try Self.serve(["--database", "postgres://switchd@127.0.0.1:1/floorscan"] + option)
+            await #expect {
+                _ = try await serve.openDatabase(stateDirectory: "/nonexistent")
+            } throws: { error in
+                "\(error)".contains("--database: cannot open the PostgreSQL database")
+            }
         }
     }
 

@@ -7,7 +7,8 @@ import Testing
 /// Deleting a scanner with the same assertions on SQLite and on a real PostgreSQL server
 /// (docs/scale-out.md): its tokens are revoked, its switch, positions and walk under way (with
 /// that walk's readings) go, its other readings stay, both feeds keep their ends, a refused
-/// delete changes nothing, and a scanner registered again under the ID numbers its revisions on.
+/// delete changes nothing, a scanner registered again under the ID numbers its revisions on, and
+/// its removal from the MQTT broker is stored in the outbox with the delete.
 @Suite("Scanner deletion on both databases", postgresInstalled, .postgresServer)
 struct PostgresScannerDeleteStoreTests {
     static let retired = try! ScannerID("pi-retired")
@@ -63,6 +64,33 @@ struct PostgresScannerDeleteStoreTests {
             _ = try await database.createScanner(NewScanner(id: Self.retired), at: Self.now)
             let fresh = try await database.currentSwitch(of: Self.retired)
             #expect(fresh.revision == walk.switchRevision + 1 && !fresh.scanning)
+        }
+    }
+
+    /// With a broker configured, the scanner's removal from it is stored in the deletion's own
+    /// transaction on both databases: the outbox holds exactly what the deletion returns, the
+    /// scanner is struck from the discovered list, and a refused deletion stores nothing.
+    @Test(arguments: StoreBackend.allCases)
+    func aDeletionStoresItsMQTTRemovalInItsOwnTransaction(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            _ = try await database.createScanner(NewScanner(id: Self.retired), at: Readings.start)
+            try await database.setMQTTDiscovered(Self.retired.rawValue, true)
+            try await database.setMQTTDiscovered("default", true)
+            let removal = MQTTScannerRemoval(messages: [
+                MQTTOutboxEntry(topic: "homeassistant/sensor/floorscan_pi-retired/x/config", payload: [], qos: 1, retain: true),
+                MQTTOutboxEntry(topic: "floorscan/scanners/pi-retired/position", payload: [], qos: 1, retain: true),
+            ], removesDiscovery: true)
+
+            await #expect(throws: StoreError.notFound("no scanner nobody")) {
+                try await database.deleteScanner(try ScannerID("nobody"), at: Self.now, mqtt: removal)
+            }
+            #expect(try await database.mqttOutboxDepth() == 0, "a refused deletion stores no removal")
+
+            let deletion = try await database.deleteScanner(Self.retired, at: Self.now, mqtt: removal)
+            #expect(deletion.mqttQueued.map(\.topic) == removal.messages.map(\.topic))
+            #expect(try await database.mqttOutbox(after: 0, limit: 10) == deletion.mqttQueued)
+            #expect(try await database.lastMQTTOutboxID() == deletion.mqttQueued.last?.id)
+            #expect(try await database.mqttDiscoveredScanners() == ["default"])
         }
     }
 }
