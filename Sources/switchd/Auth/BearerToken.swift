@@ -23,8 +23,8 @@ struct BearerToken: Sendable, CustomStringConvertible, CustomDebugStringConverti
 
     /// A new token: ``prefix`` then 32 bytes of the system's secure random source, base64url.
     static func generate() -> BearerToken {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<randomByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // One read of the secure random source (a `getrandom` per byte before).
+        let bytes = SymmetricKey(size: SymmetricKeySize(bitCount: randomByteCount * 8)).withUnsafeBytes { Array($0) }
         let text = Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         return BearerToken(prefix + text)
