@@ -53,7 +53,7 @@ func buildApplication(
     let hub = SwitchHub()
     let mqtt = MQTTIntegration(
         settings: settings.mqtt, tls: mqttTLS, database: database, hub: hub, feeds: feeds, metrics: metrics, logger: logger, clock: clock,
-        status: mqttStatus
+        now: wallClock.now, status: mqttStatus
     )
     let connections = ConnectionTable(
         limit: settings.maxConnections, overflow: DescriptorLimit.overflow, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger

@@ -23,7 +23,7 @@ struct MQTTIntegration: Sendable {
 
     init(
         settings: MQTTSettings?, tls: NIOSSLContext?, database: AppDatabase, hub: SwitchHub, feeds: Feeds, metrics: SwitchdMetrics,
-        logger: Logger, clock: any Clock<Duration>, status: MQTTStatus? = nil
+        logger: Logger, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date = Date.init, status: MQTTStatus? = nil
     ) {
         self.status = status ?? MQTTStatus(broker: settings?.broker, factory: metrics.factory)
         guard let settings else {
@@ -39,7 +39,7 @@ struct MQTTIntegration: Sendable {
         let commands = settings.acceptsCommands ? MQTTSwitchCommands(database: database, hub: hub, topics: topics, logger: logger) : nil
         publisher = MQTTPublisher(
             settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, status: self.status, commands: commands,
-            logger: logger, clock: clock
+            logger: logger, clock: clock, now: now
         )
     }
 }

@@ -103,11 +103,17 @@ struct MQTTPublisherTests {
         let broker = try await MosquittoBroker()
         let topic = "floorscan/scanners/pi-lab/availability"
         let watcher = try await MQTTWatcher(port: broker.port, topics: [topic], folder: folder)
-        try await withMQTTSwitchd(broker: broker, configure: { $0.scannerTimeout = .seconds(1) }) { switchd in
+        // The wall clock stands still until the test moves it past the timeout, so the scanner is
+        // online from its position however long this machine takes to publish it.
+        let start = Date.nowInMilliseconds()
+        let wall = SetWallClock(start)
+        try await withMQTTSwitchd(broker: broker, wallClock: wall.wallClock, configure: { $0.scannerTimeout = .seconds(1) }) { switchd in
             let place = try await switchd.scannerInRoom("pi-lab")
             // Unheard of: offline from the start.
             _ = try await watcher.waitFor(topic, payload: .equal("offline"))
-            try await switchd.postPosition("pi-lab", in: place, x: 1)
+            try await switchd.postPosition("pi-lab", in: place, x: 1, time: start)
+            _ = try await watcher.waitFor(count: 2, topic)
+            wall.set(start.addingTimeInterval(2))
             let states = try await watcher.waitFor(count: 3, topic)
             #expect(states.map(\.payload) == ["offline", "online", "offline"])
         }

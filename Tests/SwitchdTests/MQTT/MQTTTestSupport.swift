@@ -49,7 +49,7 @@ struct MQTTSwitchd: Sendable {
 /// Runs switchd (as `buildApplication` wires it) against `broker` for the length of `body`, then
 /// shuts it down gracefully.
 func withMQTTSwitchd(
-    broker: MosquittoBroker, database: AppDatabase? = nil, clock: any Clock<Duration> = ContinuousClock(),
+    broker: MosquittoBroker, database: AppDatabase? = nil, clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system,
     configure: (inout MQTTSettings) -> Void = { _ in }, _ body: (MQTTSwitchd) async throws -> Void
 ) async throws {
     var logger = Logger(label: "switchd-mqtt-tests")
@@ -66,6 +66,7 @@ func withMQTTSwitchd(
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = buildApplication(
         settings: Settings(host: "127.0.0.1", port: 0, mqtt: mqtt), database: database, logger: logger, metrics: metrics, clock: clock,
+        wallClock: wallClock,
         mqttTLS: try mqtt.makeTLSContext(), mqttStatus: status
     ) { port in
         portContinuation.yield(port)
