@@ -77,14 +77,21 @@ extension AppDatabase {
 
     /// The tag, and what each fixed scanner heard of it in its latest window ending in
     /// `from...until` (scanners that are not placed are left out), among the sightings stored up
-    /// to ID `storedUpTo` (all when nil), with each scanner's placement and receive offset in use,
-    /// its RSSI the window's `statistic`.
+    /// to ID `storedUpTo` and every sighting of the window ending at `until`, whichever instance
+    /// stored it (all sightings when nil: a window's posts may reach several instances, and the
+    /// one that closes it locates from all of them, docs/scale-out.md), with each scanner's
+    /// placement and receive offset in use, its RSSI the window's `statistic`.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil, reading statistic: TagRSSIStatistic) async throws -> (Tag, [FixedScannerHearing]) {
-        let upTo = storedUpTo ?? Int64.max
-        return try await readStatements { sql in
+        try await readStatements { sql in
             let tag = try Self.tagRecord(tagID, in: sql).tag()
+            var upTo = storedUpTo ?? Int64.max
+            if storedUpTo != nil, let window = try sql.row(
+                "SELECT MAX(id) AS last FROM sighting WHERE tag_id = ? AND window_end_ms = ?", [.integer(tagID), .integer(until.milliseconds)]
+            )?.optionalInt64("last") {
+                upTo = max(upTo, window)
+            }
             let rows = try sql.rows("""
                 SELECT s.scanner_id, \(statistic.sql(sighting: "s")) AS rssi, p.floor_id, p.x, p.y, p.height, p.path_loss_exponent,
                        COALESCE(p.receive_offset_override, p.estimated_receive_offset, 0) AS receive_offset
@@ -108,17 +115,6 @@ extension AppDatabase {
                 )
             }
             return (tag, hearings)
-        }
-    }
-
-    /// The ID of the last stored sighting of the tag's window ending at `end`, whichever
-    /// instance stored it; nil when none is. A window's posts may reach several instances, and
-    /// the one that closes it locates from all of them (docs/scale-out.md).
-    package func lastSightingID(of tagID: Int64, windowEnd end: Date) async throws -> Int64? {
-        try await readStatements { sql in
-            try sql.row(
-                "SELECT MAX(id) AS last FROM sighting WHERE tag_id = ? AND window_end_ms = ?", [.integer(tagID), .integer(end.milliseconds)]
-            )?.optionalInt64("last")
         }
     }
 

@@ -75,10 +75,6 @@ actor TagTracker {
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
     func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
-        var storedUpTo = storedUpTo
-        if let bound = storedUpTo, let window = try await database.lastSightingID(of: tagID, windowEnd: time) {
-            storedUpTo = max(bound, window)
-        }
         let (tag, hearings) = try await database.hearings(
             of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo, reading: settings.rssiStatistic
         )
