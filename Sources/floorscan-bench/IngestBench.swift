@@ -5,7 +5,8 @@ import Positioning
 import ScanContract
 
 /// switchd's ingest rate (HTTP + JSON + validation + storage, batches of `batchSize` posted
-/// `concurrency` at a time) next to the rate of inserting the very same rows into the very same
+/// `concurrency` at a time over kept-alive connections, through the fleet benchmark's NIO client,
+/// ``FleetHTTP``) next to the rate of inserting the very same rows into the very same
 /// table with SQLite's C API, prepared statement, one transaction per batch, twice: the readings
 /// alone, and everything switchd stores per batch (``RawInsertBaseline/Work``). The rounds
 /// alternate (switchd, raw, raw like switchd, switchd, …) so that all meet the machine in the same
@@ -37,6 +38,9 @@ struct IngestBench {
         /// disk traffic than the rates are.
         var switchdCPUPerReading: [Double]
         var likeCPUPerRow: [Double]
+        /// CPU time per reading of this benchmark's own process while it posts (its HTTP client),
+        /// which shares the machine's cores with switchd.
+        var clientCPUPerReading: [Double]
         var switchdMedian: Double { median(switchdPerSecond) }
         var rawMedian: Double { median(rawPerSecond) }
         var likeMedian: Double { median(likePerSecond) }
@@ -58,10 +62,19 @@ struct IngestBench {
         _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("bench"), name: "ingest benchmark"), as: Scanner.self)
         let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench")
 
+        let result = try await withFleetHTTP(baseURL: switchd.baseURL, connections: concurrency) { http in
+            try await measureRounds(through: http, switchd: switchd, revision: on.revision, in: folder)
+        }
+        await switchd.process.terminate()
+        return result
+    }
+
+    /// The alternated rounds, switchd's posted through `http` with the admin token.
+    private func measureRounds(through http: FleetHTTP, switchd: SwitchdInstance, revision: Int, in folder: TemporaryFolder) async throws -> Result {
         // Each round's readings are timed after the last round's, so time-ordered IDs keep growing.
         var clock = Date()
         // Warm up connections and statement caches with one batch that is not counted.
-        _ = try await post(api, try makeBodies(revision: on.revision, count: 1, clock: &clock)[0])
+        _ = try await post(http, token: switchd.adminToken, try makeBodies(revision: revision, count: 1, clock: &clock)[0])
         let live = switchd.stateDir + "/switchd.sqlite"
         let raw = try RawInsertBaseline(database: live, copyTo: folder.path("raw.sqlite"), batchSize: batchSize, work: .readingsOnly)
         let like = try RawInsertBaseline(database: live, copyTo: folder.path("raw-like.sqlite"), batchSize: batchSize, work: .likeSwitchd)
@@ -70,26 +83,30 @@ struct IngestBench {
         var likeRates: [Double] = []
         var switchdCPU: [Double] = []
         var likeCPU: [Double] = []
+        var clientCPU: [Double] = []
         for round in 1...rounds {
-            let bodies = try makeBodies(revision: on.revision, count: readings / batchSize, clock: &clock)
+            let bodies = try makeBodies(revision: revision, count: readings / batchSize, clock: &clock)
             print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw, alone and with their batch and summary …")
             let cpuBefore = try ProcessUsage.read(pid: switchd.process.pid)
+            let clientBefore = try ProcessUsage.read(pid: getpid())
             let start = DispatchTime.now().uptimeNanoseconds
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
                 for _ in 0..<min(concurrency, bodies.count) {
                     let body = bodies[next]
                     next += 1
-                    group.addTask { try await post(api, body) }
+                    group.addTask { try await post(http, token: switchd.adminToken, body) }
                 }
                 while try await group.next() != nil, next < bodies.count {
                     let body = bodies[next]
                     next += 1
-                    group.addTask { try await post(api, body) }
+                    group.addTask { try await post(http, token: switchd.adminToken, body) }
                 }
             }
             let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
             let cpuAfter = try ProcessUsage.read(pid: switchd.process.pid)
+            let clientAfter = try ProcessUsage.read(pid: getpid())
+            clientCPU.append((clientAfter.cpuSeconds - clientBefore.cpuSeconds) / Double(bodies.count * batchSize))
             switchdRates.append(Double(bodies.count * batchSize) / seconds)
             switchdCPU.append((cpuAfter.cpuSeconds - cpuBefore.cpuSeconds) / Double(bodies.count * batchSize))
             rawRates.append(try raw.round().rowsPerSecond)
@@ -97,16 +114,18 @@ struct IngestBench {
             likeRates.append(likeRound.rowsPerSecond)
             likeCPU.append(likeRound.cpuSecondsPerRow)
         }
-        await switchd.process.terminate()
         return Result(
             readings: (readings / batchSize) * batchSize, randomReadingIDs: randomReadingIDs, switchdPerSecond: switchdRates,
-            rawPerSecond: rawRates, likePerSecond: likeRates, switchdCPUPerReading: switchdCPU, likeCPUPerRow: likeCPU
+            rawPerSecond: rawRates, likePerSecond: likeRates, switchdCPUPerReading: switchdCPU, likeCPUPerRow: likeCPU,
+            clientCPUPerReading: clientCPU
         )
     }
 
-    private func post(_ api: APIClient, _ body: Data) async throws {
-        let response = try await api.send("POST", "/v1/measurements", body: body)
-        guard response.status == 201 else { throw HarnessError("ingest answered \(response.status): \(response.text.prefix(300))") }
+    private func post(_ http: FleetHTTP, token: String, _ body: Data) async throws {
+        let answer = try await http.send(.POST, "/v1/measurements", token: token, body: body)
+        guard answer.status == 201 else {
+            throw HarnessError("ingest answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        }
     }
 
     /// Batches of alternating Wi-Fi and BLE readings 1 ms apart from `clock` on (which is moved

@@ -37,8 +37,8 @@ struct Report {
             String(format: "ingest ratio switchd / raw readings only, median of %d alternated rounds: %.2f", ingest.pairRatios.count, ingest.ratio)
                 + " (rounds: \(listed(ingest.pairRatios)))",
             String(
-                format: "CPU per reading, medians: switchd %.1f µs (all threads), raw like switchd %.1f µs (its thread)",
-                median(ingest.switchdCPUPerReading) * 1e6, median(ingest.likeCPUPerRow) * 1e6
+                format: "CPU per reading, medians: switchd %.1f µs (all threads), raw like switchd %.1f µs (its thread), the posting client %.1f µs (on the same cores as switchd)",
+                median(ingest.switchdCPUPerReading) * 1e6, median(ingest.likeCPUPerRow) * 1e6, median(ingest.clientCPUPerReading) * 1e6
             ),
             tokenLine,
             "",
@@ -54,6 +54,7 @@ struct Report {
             "rawLikeSwitchdPerSecond": ingest.likeMedian, "ingestRatioLikeForLike": ingest.likeRatio,
             "switchdCPUPerReadingMicroseconds": median(ingest.switchdCPUPerReading) * 1e6,
             "rawLikeSwitchdCPUPerRowMicroseconds": median(ingest.likeCPUPerRow) * 1e6,
+            "clientCPUPerReadingMicroseconds": median(ingest.clientCPUPerReading) * 1e6,
             "tokenCheckFewP50Ms": tokens.few.percentile(50), "tokenCheckManyP50Ms": tokens.many.percentile(50),
             "tokenCheckManyOverFewRate": tokens.manyPerSecond / tokens.fewPerSecond,
         ]
