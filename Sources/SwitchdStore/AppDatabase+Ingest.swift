@@ -33,6 +33,11 @@ extension AppDatabase {
     /// while the others are kept. Results come in the order of `batches`, and are final only once
     /// this method returns (the commit is done).
     ///
+    /// A batch given with a token's ID is stored only if that token is still active, checked
+    /// inside the same transaction (``requireActiveToken(_:in:)``); otherwise its result is
+    /// ``StoreError/tokenRevoked(_:)``. So an upload let in by a token found active earlier
+    /// (switchd's remembered tokens) is refused once the token is revoked, by any process.
+    ///
     /// Before each batch after the first, `stopEarly` is asked whether to commit now: when it says
     /// yes (another write waits for the writer), the batches not yet stored are left out, and the
     /// results are fewer than `batches` (never none, for a group that is not empty).
@@ -42,16 +47,17 @@ extension AppDatabase {
     ///   batch is stored. A full disk fails the whole group, not only the batch that found it:
     ///   SQLite may roll the entire transaction back on SQLITE_FULL, so nothing after it could commit.
     package func ingest(
-        _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool = { false }
+        _ batches: [(batch: MeasurementBatch, received: Date, token: Int64?)], stopEarly: @escaping @Sendable () -> Bool = { false }
     ) async throws -> [Result<IngestOutcome, any Error>] {
         if case .postgres(let store) = backend { return try await Self.ingest(batches, stopEarly: stopEarly, on: store) }
         return try await write { db in
             var results: [Result<IngestOutcome, any Error>] = []
-            for (batch, received) in batches {
+            for (batch, received, token) in batches {
                 if !results.isEmpty, stopEarly() { break }
                 do {
                     var outcome: IngestOutcome?
                     try db.inSavepoint {
+                        if let token { try Self.requireActiveToken(token, in: SQLiteTransaction(db: db)) }
                         outcome = try Self.ingest(batch, at: received, in: db)
                         return .commit
                     }

@@ -60,4 +60,13 @@ extension AppDatabase {
             try sql.row("SELECT 1 AS found FROM token WHERE role = ? AND revoked_ms IS NULL LIMIT 1", [.text(TokenRole.admin.rawValue)]) != nil
         }
     }
+
+    /// Throws ``StoreError/tokenRevoked(_:)`` unless token `id` is stored and not revoked: the
+    /// check a write makes in its own transaction for a request let in by a remembered token
+    /// (``ingest(_:stopEarly:)``), on both databases.
+    static func requireActiveToken(_ id: Int64, in sql: any StoreTransaction) throws {
+        guard try sql.row("SELECT 1 AS active FROM token WHERE id = ? AND revoked_ms IS NULL", [.integer(id)]) != nil else {
+            throw StoreError.tokenRevoked(id)
+        }
+    }
 }

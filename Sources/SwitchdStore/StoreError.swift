@@ -14,4 +14,7 @@ package enum StoreError: Error, Sendable, Equatable {
     /// SQLite found the disk full (SQLITE_FULL): nothing of the write was stored, and what was
     /// stored before is intact. Writing again once space is freed succeeds.
     case storageFull
+    /// The token (by its ID) a request was let in with was revoked before the request's write:
+    /// a write that checks its token again (``AppDatabase/ingest(_:stopEarly:)``) stored nothing.
+    case tokenRevoked(Int64)
 }

@@ -18,15 +18,16 @@ extension AppDatabase {
     ///   the batch's content) or ``StoreError/storageFull``: then no batch of the group is stored.
     ///   A serialisation failure or deadlock runs the whole group again (``PostgresStore``).
     static func ingest(
-        _ batches: [(batch: MeasurementBatch, received: Date)], stopEarly: @escaping @Sendable () -> Bool, on store: PostgresStore
+        _ batches: [(batch: MeasurementBatch, received: Date, token: Int64?)], stopEarly: @escaping @Sendable () -> Bool, on store: PostgresStore
     ) async throws -> [Result<IngestOutcome, any Error>] {
         try await store.transaction(readOnly: false) { sql in
             try takeLocks(for: batches.map(\.batch), in: sql)
             var results: [Result<IngestOutcome, any Error>] = []
-            for (batch, received) in batches {
+            for (batch, received, token) in batches {
                 if !results.isEmpty, stopEarly() { break }
                 try sql.execute("SAVEPOINT ingest_batch", [])
                 do {
+                    if let token { try requireActiveToken(token, in: sql) }
                     let outcome = try ingestOnPostgres(batch, at: received, in: sql)
                     try sql.execute("RELEASE SAVEPOINT ingest_batch", [])
                     results.append(.success(outcome))

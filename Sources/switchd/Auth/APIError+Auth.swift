@@ -9,6 +9,11 @@ extension APIError {
         return APIError(.unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: challenge])
     }
 
+    /// 401 for a well-formed token that is not an active one: never issued, or revoked.
+    static var unknownOrRevokedToken: APIError {
+        unauthorized("the bearer token is unknown or revoked", invalidToken: true)
+    }
+
     /// 403 `forbidden`: the token is valid but its role (or scanner) may not do this.
     static func forbidden(_ message: String) -> APIError {
         APIError(.forbidden, code: "forbidden", message: message)

@@ -18,6 +18,11 @@ struct AccessRule: Sendable, Equatable {
     var scannerBinding: ScannerBinding = .unbound
     /// No token needed at all (`/healthz`).
     var isOpen = false
+    /// The route's handler checks the token again in the transaction that stores the request's
+    /// data, and refuses with 401 when it was revoked meanwhile; so a token found active by an
+    /// earlier request may let this one in without reading the token table first
+    /// (``RememberedTokens``).
+    var checksTokenWhenStoring = false
 
     /// `/healthz`: no token.
     static let open = AccessRule(roles: [], isOpen: true)
@@ -37,6 +42,9 @@ struct AccessRule: Sendable, Equatable {
     static let locate = AccessRule(roles: [.admin, .reader, .scanner], scannerBinding: .body)
     /// Uploads of measurements and positions: a scanner token only for its own ID (in the body).
     static let upload = AccessRule(roles: [.admin, .scanner], scannerBinding: .body)
+    /// `POST /v1/measurements`: as ``upload``; the ingest transaction checks the token again
+    /// (``checksTokenWhenStoring``), sparing each batch a read of the token table.
+    static let measurementUpload = AccessRule(roles: [.admin, .scanner], scannerBinding: .body, checksTokenWhenStoring: true)
 
     /// Whether `principal` may call the route; `pathScanner` is the route's `{id}` when
     /// ``scannerBinding`` is ``ScannerBinding/pathParameter``. A `.body` binding passes here and

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ScanContract
+import SwitchdStore
 
 /// Checks every routed request against ``RoutePolicy``: the bearer token must name an active
 /// token whose role (and, for scanner tokens, scanner ID) the route's ``AccessRule`` allows.
@@ -31,7 +32,7 @@ struct AuthMiddleware: RouterMiddleware {
             metrics.authThrottled.increment()
             throw APIError.tooManyFailedAuthentications(retryAfter: wait)
         }
-        let principal = try await authenticate(request, context: context)
+        let (principal, token) = try await authenticate(request, context: context, acceptingRemembered: rule.checksTokenWhenStoring)
         guard rule.allows(principal, pathScanner: context.parameters.get("id")) else {
             context.logger.debug("Request refused: role not allowed", metadata: [
                 "token": "\(principal.tokenID)", "role": "\(principal.role.rawValue)", "path": "\(request.uri.path)",
@@ -45,10 +46,17 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         context.principal = principal
         context.logger[metadataKey: "token"] = "\(principal.tokenID)"
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch StoreError.tokenRevoked {
+            // Revoked after an earlier request found it active (``AccessRule/checksTokenWhenStoring``).
+            authenticator.forget(token)
+            recordFailure(reason: "revoked_token", request: request, context: context)
+            throw APIError.unknownOrRevokedToken
+        }
     }
 
-    private func authenticate(_ request: Request, context: AppRequestContext) async throws -> Principal {
+    private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken) {
         let headers = request.headers[values: .authorization]
         guard let header = headers.first else {
             throw APIError.unauthorized("this needs a bearer token: send Authorization: Bearer <token>", invalidToken: false)
@@ -57,11 +65,11 @@ struct AuthMiddleware: RouterMiddleware {
             recordFailure(reason: "malformed", request: request, context: context)
             throw APIError.unauthorized("the Authorization header must be one Bearer <token>", invalidToken: true)
         }
-        guard let principal = try await authenticator.principal(for: token) else {
+        guard let principal = try await authenticator.principal(for: token, acceptingRemembered: acceptingRemembered) else {
             recordFailure(reason: "unknown_token", request: request, context: context)
-            throw APIError.unauthorized("the bearer token is unknown or revoked", invalidToken: true)
+            throw APIError.unknownOrRevokedToken
         }
-        return principal
+        return (principal, token)
     }
 
     /// Logs and counts a failed authentication; the token itself is never logged. One line per

@@ -94,7 +94,7 @@ struct RoutePolicy: Sendable {
         "DELETE /v1/links/{id}": .admin,
         "POST /v1/routes": .read,
 
-        "POST /v1/measurements": .upload,
+        "POST /v1/measurements": .measurementUpload,
         "GET /v1/measurements": .read,
         "GET /v1/measurements/stream": .read,
         "GET /v1/radiomap": .readForScanners,

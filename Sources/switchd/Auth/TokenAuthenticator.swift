@@ -4,6 +4,9 @@ import SwitchdStore
 /// token revoked with `switchd token revoke` is refused from the next request on.
 struct TokenAuthenticator: Sendable {
     let database: AppDatabase
+    /// Tokens found active before; only a route that checks its token again where it stores
+    /// uses them (``principal(for:acceptingRemembered:)``).
+    var remembered = RememberedTokens()
 
     /// The principal of the active token matching `token`, or nil. The presented token's SHA-256
     /// is looked up as a key (the hash column's unique index), so a check costs the same with ten
@@ -11,12 +14,30 @@ struct TokenAuthenticator: Sendable {
     /// hash, which an attacker cannot steer towards a stored one without knowing its secret; the
     /// row found is still compared in constant time (``TokenHash/matches(_:)``).
     ///
+    /// With `acceptingRemembered`, a token found active before is taken without reading the
+    /// database: only for routes that check the token again in the transaction that stores
+    /// (``AccessRule/checksTokenWhenStoring``). A token never found active is always read, so an
+    /// unknown token is refused before its request's body is read.
+    ///
     /// - Throws: when the database cannot be read.
-    func principal(for token: BearerToken) async throws -> Principal? {
+    func principal(for token: BearerToken, acceptingRemembered: Bool = false) async throws -> Principal? {
         let presented = token.hash
+        if acceptingRemembered, let principal = remembered.principal(hash: presented.bytes) {
+            return principal
+        }
         guard let candidate = try await database.activeToken(hash: presented.bytes),
-              TokenHash(bytes: candidate.hash).matches(presented) else { return nil }
+              TokenHash(bytes: candidate.hash).matches(presented) else {
+            remembered.forget(hash: presented.bytes)
+            return nil
+        }
         let info = candidate.info
-        return Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
+        let principal = Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
+        remembered.remember(principal, hash: presented.bytes)
+        return principal
+    }
+
+    /// Forgets `token` after a write found it revoked.
+    func forget(_ token: BearerToken) {
+        remembered.forget(hash: token.hash.bytes)
     }
 }

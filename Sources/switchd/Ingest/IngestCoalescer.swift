@@ -51,6 +51,7 @@ final class IngestCoalescer: Sendable {
     private struct Queued {
         let batch: MeasurementBatch
         let received: Date
+        let token: Int64?
         let turn: CheckedContinuation<Turn, Never>
     }
 
@@ -78,11 +79,13 @@ final class IngestCoalescer: Sendable {
     /// Whether an upload leads a commit now.
     var isCommitting: Bool { state.withLock { $0.committing } }
 
-    /// Stores `batch` (validated) as ``AppDatabase/ingest(_:at:)`` does, once its group commits.
+    /// Stores `batch` (validated) as ``AppDatabase/ingest(_:at:)`` does, once its group commits;
+    /// when `token` is given, only if that token is still active in the storing transaction
+    /// (``AppDatabase/ingest(_:stopEarly:)``).
     ///
     /// - Throws: ``APIError/ingestBusy(retryAfter:)`` when the queue is full (nothing is stored); otherwise what storing
     ///   the batch threw, the batch then stored not at all.
-    func ingest(_ batch: MeasurementBatch, at received: Date) async throws -> IngestOutcome {
+    func ingest(_ batch: MeasurementBatch, at received: Date, token: Int64? = nil) async throws -> IngestOutcome {
         let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
             let now: Turn? = state.withLock { state in
                 if !state.committing {
@@ -93,7 +96,7 @@ final class IngestCoalescer: Sendable {
                     defer { state.busyLogged = true }
                     return .full(firstTime: !state.busyLogged)
                 }
-                state.queue.append(Queued(batch: batch, received: received, turn: turn))
+                state.queue.append(Queued(batch: batch, received: received, token: token, turn: turn))
                 state.queuedReadings += batch.measurements.count
                 return nil
             }
@@ -103,7 +106,7 @@ final class IngestCoalescer: Sendable {
         case .stored(let result):
             return try result.get()
         case .lead:
-            return try await commit(leading: batch, received: received)
+            return try await commit(leading: batch, received: received, token: token)
         case .full(let firstTime):
             busy.increment()
             if firstTime {
@@ -118,7 +121,7 @@ final class IngestCoalescer: Sendable {
     /// Commits `batch` with the oldest queued batches, wakes their requests with their results,
     /// puts back at the head of the queue those a waiting switch change left out of the commit,
     /// then passes the lead to the next queued batch (or ends the episode when none is left).
-    private func commit(leading batch: MeasurementBatch, received: Date) async throws -> IngestOutcome {
+    private func commit(leading batch: MeasurementBatch, received: Date, token: Int64?) async throws -> IngestOutcome {
         let followers = state.withLock { state in
             var readings = batch.measurements.count
             var taken = 0
@@ -131,7 +134,7 @@ final class IngestCoalescer: Sendable {
             state.queuedReadings -= readings - batch.measurements.count
             return followers
         }
-        let group = [(batch: batch, received: received)] + followers.map { (batch: $0.batch, received: $0.received) }
+        let group = [(batch: batch, received: received, token: token)] + followers.map { (batch: $0.batch, received: $0.received, token: $0.token) }
         let results: [Result<IngestOutcome, any Error>]
         do {
             // Not cancelled with the leading request: the other requests' batches are in it too.

@@ -27,13 +27,17 @@ struct MeasurementsController {
     /// batch up only on such an answer (see ``APIError/refusing(batch:)``). Live streams and switch
     /// waiters are told after the batch is committed. 503 with `Retry-After` when switchd has
     /// more uploads queued than it holds (``IngestCoalescer``): nothing stored, send it again.
+    /// The caller's token is checked again in the transaction that stores the batch
+    /// (``AccessRule/checksTokenWhenStoring``): 401 when it was revoked meanwhile.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let batch = try await request.decodeBatch(context: context)
         try context.requireMayActFor(batch.scannerID)
         let outcome: IngestOutcome
         do {
             try batch.validate()
-            outcome = try await ingest.ingest(batch, at: wallClock.now())
+            outcome = try await ingest.ingest(batch, at: wallClock.now(), token: context.principal?.tokenID)
+        } catch StoreError.tokenRevoked(let token) {
+            throw StoreError.tokenRevoked(token)  // AuthMiddleware answers 401 and forgets the token.
         } catch {
             throw ErrorMiddleware<AppRequestContext>.apiError(for: error, request: request, logger: context.logger)
                 .refusing(batch: batch.batchID)

@@ -53,6 +53,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .corruptRow(let detail):
             logger.error("Stored row unreadable", metadata: ["detail": "\(detail)"])
             return APIError(.internalServerError, code: "internal", message: "switchd could not read what it stored; the details are in its log")
+        case .tokenRevoked:
+            return .unknownOrRevokedToken
         case .storageFull:
             logger.error("Disk full: a write was refused and rolled back")
             return APIError(

@@ -29,7 +29,7 @@ struct EmitterSummaryBatchTests {
             MeasurementBatch(batchID: UUID(), scannerID: .default, switchRevision: revision + 7, measurements: Self.readings(count: 30, from: 900)),
             MeasurementBatch(batchID: UUID(), scannerID: .default, switchRevision: revision, measurements: second),
         ]
-        let results = try await database.ingest(batches.map { ($0, Self.now) })
+        let results = try await database.ingest(batches.map { ($0, Self.now, nil) })
         #expect(results.count == 3)
         #expect(try results[0].get().receipt.stored == 200)
         #expect(throws: StoreError.self, "a batch of a revision that does not exist") { try results[1].get() }

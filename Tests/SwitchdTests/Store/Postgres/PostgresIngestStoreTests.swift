@@ -100,7 +100,7 @@ struct PostgresIngestStoreTests {
             let good = Readings.batch([Readings.wifi()], revision: revision)
             let bad = Readings.batch([Readings.ble()], revision: 99)
             let later = Readings.batch([Readings.ble(), Readings.wifi(at: 1)], revision: revision)
-            let results = try await database.ingest([(good, Self.now), (bad, Self.now), (later, Self.now)])
+            let results = try await database.ingest([(good, Self.now, nil), (bad, Self.now, nil), (later, Self.now, nil)])
             #expect(results.count == 3)
             #expect(try results[0].get().receipt.stored == 1)
             #expect(throws: StoreError.self) { try results[1].get() }
@@ -108,11 +108,36 @@ struct PostgresIngestStoreTests {
             #expect(try await Self.storedCounts(database).prefix(2) == [2, 3])
 
             let stopped = try await database.ingest(
-                [(Readings.batch([Readings.wifi()], revision: revision), Self.now), (Readings.batch([Readings.wifi()], revision: revision), Self.now)],
+                [(Readings.batch([Readings.wifi()], revision: revision), Self.now, nil), (Readings.batch([Readings.wifi()], revision: revision), Self.now, nil)],
                 stopEarly: { true }
             )
             #expect(stopped.count == 1)
             #expect(try await Self.storedCounts(database).prefix(2) == [3, 4])
+        }
+    }
+
+    /// A batch given with its token's ID is stored only while that token is active, checked in
+    /// the group's own transaction: a token revoked since its request was let in stores nothing,
+    /// and the group's other batches are kept.
+    @Test(arguments: StoreBackend.allCases)
+    func aBatchWhoseTokenWasRevokedIsRefusedInsideTheGroup(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let revision = try await Self.switchOn(database)
+            let active = try await database.issueToken(NewToken(name: "kept", role: .scanner, scannerID: Self.scanner), hash: Array(repeating: 1, count: 32), at: Self.now)
+            let revoked = try await database.issueToken(NewToken(name: "revoked", role: .scanner, scannerID: Self.scanner), hash: Array(repeating: 2, count: 32), at: Self.now)
+            _ = try await database.revokeToken(revoked.id, at: Self.now)
+            let first = Readings.batch([Readings.wifi()], revision: revision)
+            let refused = Readings.batch([Readings.ble()], revision: revision)
+            let unchecked = Readings.batch([Readings.ble(), Readings.wifi(at: 1)], revision: revision)
+            let results = try await database.ingest([(first, Self.now, active.id), (refused, Self.now, revoked.id), (unchecked, Self.now, nil)])
+            #expect(try results[0].get().receipt.stored == 1)
+            #expect(throws: StoreError.tokenRevoked(revoked.id)) { try results[1].get() }
+            #expect(try results[2].get().receipt.stored == 2)
+            #expect(try await Self.storedCounts(database).prefix(2) == [2, 3])
+            // An ID no token has is refused the same way.
+            let unknown = try await database.ingest([(refused, Self.now, 999)])
+            #expect(throws: StoreError.tokenRevoked(999)) { try unknown[0].get() }
+            #expect(try await Self.storedCounts(database).prefix(2) == [2, 3])
         }
     }
 
