@@ -107,10 +107,18 @@ struct MQTTPublisher: Service {
     private func publish(over session: MQTTSession, inbox: AsyncStream<MQTTMessage>) async throws {
         let topics = settings.topics
         let will = MQTTMessage(topic: topics.status, text: MQTTAvailability.offline.rawValue, qos: .atLeastOnce, retain: true)
-        try await session.connection.send(.connect(MQTTConnect(
-            clientID: settings.clientID, keepAlive: UInt16(clamping: settings.keepAlive.components.seconds),
-            username: settings.username, password: settings.password, will: will
-        )))
+        do {
+            try await session.connection.send(.connect(MQTTConnect(
+                clientID: settings.clientID, keepAlive: UInt16(clamping: settings.keepAlive.components.seconds),
+                username: settings.username, password: settings.password, will: will
+            )))
+        } catch {
+            // The connection closed before CONNECT went out, e.g. a broker certificate the CA
+            // file does not vouch for failed the TLS handshake: the write only learns "closed",
+            // the reader learns why, and that is what the status should say.
+            try await session.waitForConnack()
+            throw error
+        }
         try await session.waitForConnack()
         await status.connected(at: now())
         logger.notice("Connected to the MQTT broker", metadata: ["broker": "\(settings.broker)"])
