@@ -1,29 +1,57 @@
 import Foundation
 import GRDB
+import Positioning
 import ScanContract
 
 extension AppDatabase {
     /// Stores a computed position of a tag's window (its `id` is ignored) and returns it as
-    /// stored, unless the tag already has a position at that time: then that one is returned and
-    /// nothing is stored, so a window closed by two instances (each closing the windows of the
-    /// posts it received) is in the feed once, as the first close stored it, and a position once
-    /// in the feed never changes. On PostgreSQL it holds the feed's lock from before that look-up
-    /// until it commits (so two closes of one window run one after the other), and announces a
-    /// new position to every instance on ``feedChannel`` (`"tag_position <id>"`,
-    /// docs/scale-out.md, "Fan-out across instances").
+    /// stored, unless the tag already has a position at that time (see
+    /// ``storeTagPosition(of:at:onFloor:locating:)``, which leaves the tag's track as it is).
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile.
     package func storeTagPosition(_ position: TagPosition) async throws -> TagPosition {
+        try await storeTagPosition(of: position.tagID, at: position.time, onFloor: position.floorID) { _, _ in (position, nil) }
+    }
+
+    /// Stores the position of the tag's window ending at `time` on floor `floorID` that
+    /// `locating` makes from the tag's stored track (nil when it has none), and the track it
+    /// leaves (nil: the track stays as it was), in one transaction, and returns the position as
+    /// stored. `locating` is given the room nearest a point of the floor (nil when it has none),
+    /// read in that transaction; it may be run again (a retried transaction) and must be a
+    /// function of what it is given.
+    ///
+    /// When the tag already has a position at `time`, that one is returned and nothing is
+    /// stored, the track included: a window closed by two instances (each closing the windows of
+    /// the posts it received) is in the feed once and steps the track once, as the first close
+    /// stored it, and a position once in the feed never changes. On PostgreSQL it holds the
+    /// feed's lock from before it reads the tag until it commits, so two closes of one tag's
+    /// windows, on any instances, run one after the other, each with the track the other left;
+    /// a new position is announced to every instance on ``feedChannel`` (`"tag_position <id>"`,
+    /// docs/scale-out.md, "Fan-out across instances").
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile;
+    ///   ``StoreError/corruptRow(_:)`` for a stored track switchd would not have written; what
+    ///   `locating` throws. Nothing is stored then.
+    package func storeTagPosition(
+        of tagID: Int64, at time: Date, onFloor floorID: Int64,
+        locating: @escaping @Sendable (
+            _ track: TagTrack.State?, _ nearestRoom: (_ x: Double, _ y: Double) throws -> Int64?
+        ) throws -> (position: TagPosition, track: TagTrack.State?)
+    ) async throws -> TagPosition {
         try await writeStatements { sql in
-            _ = try Self.tagRecord(position.tagID, in: sql)
-            guard try FloorRecord.exists(sql, id: position.floorID) else { throw StoreError.notFound("no floor \(position.floorID)") }
             try sql.lock(SequencedFeed.tagPositions.lock)
+            _ = try Self.tagRecord(tagID, in: sql)
+            guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
             var window = StoreConditions()
-            window.add("tag_id = ?", .integer(position.tagID))
-            window.add("time_ms = ?", .integer(position.time.milliseconds))
+            window.add("tag_id = ?", .integer(tagID))
+            window.add("time_ms = ?", .integer(time.milliseconds))
             if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first { return stored.position }
+            let (position, track) = try locating(try TagTrackRecord.state(of: tagID, in: sql)) { x, y in
+                try Self.room(nearestTo: x, y, onFloor: floorID, in: sql)
+            }
             var record = TagPositionRecord(position)
             record.id = try record.inserted(sql)
+            if let track { try TagTrackRecord.save(track, of: tagID, in: sql) }
             try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")
             return record.position
         }
@@ -31,12 +59,15 @@ extension AppDatabase {
 
     /// The room of the location nearest (x, y) on the floor; nil when the floor has none.
     package func room(nearestTo x: Double, _ y: Double, onFloor floorID: Int64) async throws -> Int64? {
-        try await readStatements { sql in
-            try sql.row("""
-                SELECT location.room_id FROM location JOIN room ON room.id = location.room_id
-                WHERE room.floor_id = ? ORDER BY (location.x - ?) * (location.x - ?) + (location.y - ?) * (location.y - ?), location.id LIMIT 1
-                """, [.integer(floorID), .real(x), .real(x), .real(y), .real(y)])?.int64("room_id")
-        }
+        try await readStatements { sql in try Self.room(nearestTo: x, y, onFloor: floorID, in: sql) }
+    }
+
+    /// ``room(nearestTo:_:onFloor:)`` in a transaction under way.
+    static func room(nearestTo x: Double, _ y: Double, onFloor floorID: Int64, in sql: any StoreTransaction) throws -> Int64? {
+        try sql.row("""
+            SELECT location.room_id FROM location JOIN room ON room.id = location.room_id
+            WHERE room.floor_id = ? ORDER BY (location.x - ?) * (location.x - ?) + (location.y - ?) * (location.y - ?), location.id LIMIT 1
+            """, [.integer(floorID), .real(x), .real(x), .real(y), .real(y)])?.int64("room_id")
     }
 
     /// The tag's positions after ID `after`, ascending, with `time` in `since..<until`, read in

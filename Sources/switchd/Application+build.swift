@@ -217,7 +217,7 @@ func buildRouter(
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
-    TagsController(database: database, tracker: tracker, hub: hub, windows: windows).addRoutes(to: router)
+    TagsController(database: database, hub: hub, windows: windows).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)

@@ -35,6 +35,7 @@ import Testing
                 "v4-emitter-summary-by-batch",
                 "v4-feed-ends",
                 "v4-tag-position-window",
+                "v4-tag-track",
             ])
         }
     }

@@ -103,3 +103,45 @@ public struct PositionKalmanFilter: Sendable {
         )
     }
 }
+
+extension PositionKalmanFilter {
+    /// What the filter has learnt from its measurements, without its settings: enough to go on
+    /// where it stopped in another process (switchd stores each tag's, see ``TagTrack``). Every
+    /// figure is kept as it is, so a filter rebuilt from its state steps bit for bit as the
+    /// original would.
+    public struct State: Codable, Hashable, Sendable {
+        public var x: Double
+        public var y: Double
+        public var velocityX: Double
+        public var velocityY: Double
+        /// The covariance of (position, velocity) per axis: [pp, pv; pv, vv].
+        public var pp: Double
+        public var pv: Double
+        public var vv: Double
+        public var floorID: Int64?
+        /// The time of the last measurement taken; nil before the first (or after ``reset()``).
+        public var lastTime: Double?
+    }
+
+    /// A filter with `settings` going on from `state`.
+    public init(settings: Settings, state: State) {
+        self.init(settings: settings)
+        self.state = state
+    }
+
+    public var state: State {
+        get {
+            State(
+                x: position.x, y: position.y, velocityX: velocity.x, velocityY: velocity.y,
+                pp: covariance.pp, pv: covariance.pv, vv: covariance.vv, floorID: floorID, lastTime: lastTime
+            )
+        }
+        set {
+            position = (newValue.x, newValue.y)
+            velocity = (newValue.velocityX, newValue.velocityY)
+            covariance = (newValue.pp, newValue.pv, newValue.vv)
+            floorID = newValue.floorID
+            lastTime = newValue.lastTime
+        }
+    }
+}

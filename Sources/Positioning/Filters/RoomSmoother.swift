@@ -104,3 +104,37 @@ public struct RoomSmoother: Sendable {
         belief = next
     }
 }
+
+extension RoomSmoother {
+    /// What the smoother believes, without its settings and room graph: enough to go on where it
+    /// stopped in another process (switchd stores each tag's, see ``TagTrack``).
+    public struct State: Codable, Hashable, Sendable {
+        /// Each room's belief, by room ID ascending (a list, so the stored form reads the same
+        /// every time).
+        public var belief: [Belief]
+        /// The room last reported.
+        public var room: Int64?
+
+        public struct Belief: Codable, Hashable, Sendable {
+            public var room: Int64
+            public var probability: Double
+        }
+    }
+
+    /// A smoother with `settings` and `neighbours` going on from `state`.
+    public init(settings: Settings = Settings(), neighbours: [Int64: Set<Int64>] = [:], state: State) {
+        self.init(settings: settings, neighbours: neighbours)
+        self.state = state
+    }
+
+    /// Setting it keeps the last of two beliefs given for one room.
+    public var state: State {
+        get {
+            State(belief: belief.sorted { $0.key < $1.key }.map { State.Belief(room: $0.key, probability: $0.value) }, room: room)
+        }
+        set {
+            belief = Dictionary(newValue.belief.map { ($0.room, $0.probability) }, uniquingKeysWith: { $1 })
+            room = newValue.room
+        }
+    }
+}

@@ -31,6 +31,7 @@ extension AppDatabase {
             ("v4-emitter-summary-by-batch", SchemaEmitterSummaryByBatch.dropInsertTrigger),
             ("v4-feed-ends", SchemaFeedEnds.feedEnds),
             ("v4-tag-position-window", SchemaTagPositionWindow.index),
+            ("v4-tag-track", SchemaTagTrack.tracks),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

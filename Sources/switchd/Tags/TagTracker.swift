@@ -9,12 +9,17 @@ import SwitchdStore
 /// the scanners heard, their accuracy radii scaled as ``TagAccuracyScales`` measured on those
 /// beacons; kept here, rebuilt at once when a beacon or a placement changes, and at most every
 /// ``Settings/fingerprintRefresh`` seconds of sighting time for new windows of known beacons and
-/// the receive offsets estimated from them), then the tag's own ``PositionKalmanFilter`` and ``RoomSmoother``
-/// (kept here, one per tag, for as long as switchd runs; a restart starts the tracks afresh).
+/// the receive offsets estimated from them), then the tag's ``TagTrack`` (its ``PositionKalmanFilter``
+/// and ``RoomSmoother``), which is stored, one per tag, and stepped in the transaction that
+/// stores the window's position: every instance of a cluster smooths a tag's windows with the
+/// one track, in the order they are stored, and a restart goes on with it (within the filter's
+/// gap; a longer silence starts the filter afresh anyway).
 ///
 /// ``TagWindowCloser`` calls it once per window, once every scanner reported it. Should two
 /// estimates still come within ``Settings/sameInstant`` of each other (windows that short), the
 /// later replaces the earlier in the filter instead of being counted as a second measurement.
+/// A window located more than that before the track's last (closed late, on another instance)
+/// is stored as ``TagTrack/step(_:at:sameInstant:nearestRoom:)`` says, without moving the track.
 actor TagTracker {
     struct Settings: Sendable {
         /// How far back from the newest window a scanner's window still counts, seconds.
@@ -43,16 +48,8 @@ actor TagTracker {
         var fingerprintRefresh: Double = 60
     }
 
-    private struct Track {
-        var filter: PositionKalmanFilter
-        var rooms = RoomSmoother()
-        /// The filter and room smoother before the last estimate, and that estimate's time.
-        var before: (filter: PositionKalmanFilter, rooms: RoomSmoother, time: Double)?
-    }
-
     let database: AppDatabase
     let settings: Settings
-    private var tracks: [Int64: Track] = [:]
     /// The fingerprint map, its accuracy scales, the beacon table and placements they were built
     /// from, and the sighting time they were built at.
     private var fingerprints: (map: TagFingerprint, scales: TagAccuracyScales, beacons: BeaconTableSignature, placements: [ScannerPlacement], builtAt: Date)?
@@ -71,7 +68,7 @@ actor TagTracker {
     /// of one window reaching other instances, or stored before their post reached the closer,
     /// count too); nil when no fixed scanner heard it within the horizon. When the tag already
     /// has a position at `time` (another instance closed the window first), that one is
-    /// returned, and this estimate only moves the tag's track here, as it did there.
+    /// returned, and this estimate is dropped: the tag's stored track took that one.
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
     func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
@@ -86,23 +83,18 @@ actor TagTracker {
         // less its mean gap above the median over the tag's recent windows.
         let gap = try await database.readingAboveMedian(settings.rssiStatistic, of: .tag(tagID, storedUpTo: storedUpTo))
         guard let raw = method.locate(hearings, txPower: Double(tag.txPower), readingAboveDeclared: gap), let floorID = raw.floorID else { return nil }
-        var track = tracks[tagID] ?? Track(filter: PositionKalmanFilter(settings: settings.smoothing))
-        let seconds = time.timeIntervalSince1970
-        if let before = track.before, abs(seconds - before.time) <= settings.sameInstant {
-            track.filter = before.filter
-            track.rooms = before.rooms
+        let (smoothing, sameInstant) = (settings.smoothing, settings.sameInstant)
+        let methodName = "\(raw.method)+\(PositionKalmanFilter.methodName)"
+        let scannersHeard = hearings.count
+        return try await database.storeTagPosition(of: tagID, at: time, onFloor: floorID) { stored, nearestRoom in
+            var track = stored.map { TagTrack(state: $0, smoothing: smoothing) } ?? TagTrack(smoothing: smoothing)
+            let (smoothed, room) = try track.step(raw, at: time.timeIntervalSince1970, sameInstant: sameInstant) { try nearestRoom($0.x, $0.y) }
+            let position = TagPosition(
+                id: 0, tagID: tagID, time: time, floorID: floorID, x: smoothed.x, y: smoothed.y, roomID: room,
+                accuracyMetres: smoothed.accuracyMetres, method: methodName, scannersHeard: scannersHeard
+            )
+            return (position, track.state)
         }
-        track.before = (track.filter, track.rooms, seconds)
-        let smoothed = track.filter.update(raw, at: seconds)
-        if smoothed.floorID != floorID { track.rooms.reset() }
-        let nearest = try await database.room(nearestTo: smoothed.x, smoothed.y, onFloor: floorID)
-        let room = nearest.map { track.rooms.update(observed: $0) }
-        tracks[tagID] = track
-        return try await database.storeTagPosition(TagPosition(
-            id: 0, tagID: tagID, time: time, floorID: floorID, x: smoothed.x, y: smoothed.y, roomID: room,
-            accuracyMetres: smoothed.accuracyMetres, method: "\(raw.method)+\(PositionKalmanFilter.methodName)",
-            scannersHeard: hearings.count
-        ))
     }
 
     /// The fingerprint map and the accuracy scales measured on it, for sightings at `time`:
@@ -150,10 +142,5 @@ actor TagTracker {
     /// ``fingerprintMap(at:)`` says).
     func beaconsHeard() {
         beaconsHeardSince = true
-    }
-
-    /// Forgets a deleted tag's track.
-    func forget(_ tagID: Int64) {
-        tracks[tagID] = nil
     }
 }

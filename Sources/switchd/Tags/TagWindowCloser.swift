@@ -24,8 +24,9 @@ import SwitchdStore
 /// Each switchd instance has its own closer, which sees only the posts that reached it; behind a
 /// load balancer one window's posts reach several. Every instance that received a post of the
 /// window closes it, each locating from all the window's sightings in the store, and the store
-/// keeps the first position of a window (``AppDatabase/storeTagPosition(_:)``): the others'
-/// closes return that one, so the feed holds one position per window (docs/scale-out.md).
+/// keeps the first position of a window (``AppDatabase/storeTagPosition(of:at:onFloor:locating:)``):
+/// the others' closes return that one, so the feed holds one position per window, and the tag's
+/// stored track is stepped once per window, whichever instance closed it (docs/scale-out.md).
 actor TagWindowCloser {
     let tracker: TagTracker
     let closeAfter: Duration

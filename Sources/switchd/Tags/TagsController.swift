@@ -5,7 +5,6 @@ import SwitchdStore
 /// `/v1/tags`: the tags fixed scanners track (bikes, assets, badges), and lookup by identity.
 struct TagsController {
     let database: AppDatabase
-    let tracker: TagTracker
     /// Told of every change, so listening scanners' long-polls answer with the new watched tags.
     let hub: SwitchHub
     let windows: TagWindowCloser
@@ -46,12 +45,11 @@ struct TagsController {
         return try .json(tag)
     }
 
-    /// 204; the tag's sightings, positions and events go with it.
+    /// 204; the tag's sightings, positions, events and track go with it.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("tag")
         try await database.deleteTag(id)
         await hub.watchedTags.bump()
-        await tracker.forget(id)
         await windows.forget(id)
         return Response(status: .noContent)
     }

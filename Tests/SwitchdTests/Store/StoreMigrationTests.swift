@@ -46,7 +46,7 @@ struct StoreMigrationTests {
     /// Tables and indexes that migrations after the shipped ones add (`v4-events-and-webhooks`,
     /// `v4-tags`, `v4-mqtt`, `v4-georeference-and-allow-lists`, `v4-tag-presence-events`,
     /// `v4-emitter-summary`, `v4-scanner-delete`, which also rebuilds `batch` under its own name,
-    /// `v4-history-indexes`, `v4-walk-survey`, `v4-feed-ends`, `v4-tag-position-window`) and keep (`v4-tag-events-in-presence` drops
+    /// `v4-history-indexes`, `v4-walk-survey`, `v4-feed-ends`, `v4-tag-position-window`, `v4-tag-track`) and keep (`v4-tag-events-in-presence` drops
     /// `tag_event` and its indexes, `v4-emitter-summary-by-batch` the summary's insert trigger):
     /// exactly these, no more.
     static let addedSinceShipped: Set<String> = [
@@ -60,7 +60,7 @@ struct StoreMigrationTests {
         "deleted_scanner",
         "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
         "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
-        "feed_end", "tag_position_window",
+        "feed_end", "tag_position_window", "tag_track",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

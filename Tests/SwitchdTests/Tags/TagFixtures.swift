@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import ScanContract
 @testable import switchd
+@testable import SwitchdStore
 
 /// Fixed scanners at the corners of a 10 m square on the ground floor of ``PositioningWorld``
 /// (2.5 m up, exponent 2), and a tag 1 m up heard exactly as the log-distance model says.
@@ -23,6 +24,14 @@ enum TagWorld {
                 .ok, .put, "/v1/scanners/\(scannerID(index))/placement",
                 json: NewScannerPlacement(floorID: floorID, x: corner.0, y: corner.1, height: 2.5), as: ScannerPlacement.self
             )
+        }
+    }
+
+    /// Registers and places the four scanners, straight in the store.
+    static func placeScanners(in database: AppDatabase, floorID: Int64) async throws {
+        for (index, corner) in corners.enumerated() {
+            _ = try await database.createScanner(NewScanner(id: scannerID(index)), at: Readings.start)
+            _ = try await database.placeScanner(scannerID(index), NewScannerPlacement(floorID: floorID, x: corner.0, y: corner.1, height: 2.5))
         }
     }
 

@@ -42,6 +42,7 @@ package enum PostgresMigrations {
         ("v4-feed-ends", PostgresSchemaFeedEnds.feedEnds),
         // Common dialect: a plain index.
         ("v4-tag-position-window", SchemaTagPositionWindow.index),
+        ("v4-tag-track", PostgresSchemaTagTrack.tracks),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -19,10 +19,7 @@ extension PostgresTagStoreTests {
             let floor = try await database.createFloor(NewFloor(name: "Ground"))
             let room = try await database.createRoom(NewRoom(floorID: floor.id, name: "Hall"))
             _ = try await database.createLocation(NewLocation(roomID: room.id, x: 3, y: 4))
-            for (index, corner) in TagWorld.corners.enumerated() {
-                _ = try await database.createScanner(NewScanner(id: TagWorld.scannerID(index)), at: Readings.start)
-                _ = try await database.placeScanner(TagWorld.scannerID(index), NewScannerPlacement(floorID: floor.id, x: corner.0, y: corner.1, height: 2.5))
-            }
+            try await TagWorld.placeScanners(in: database, floorID: floor.id)
             let tag = try await database.createTag(NewTag(name: "bike", identity: TagWorld.tagIdentity))
             let (clockA, clockB) = (WatchedClock(), WatchedClock())
             let (closedOnBsClock, tellB) = AsyncStream.makeStream(of: [TagPosition].self)
