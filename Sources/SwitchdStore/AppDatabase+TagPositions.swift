@@ -29,8 +29,10 @@ extension AppDatabase {
     /// a new position is announced to every instance on ``feedChannel`` (`"tag_position <id>"`,
     /// docs/scale-out.md, "Fan-out across instances").
     ///
-    /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile;
-    ///   ``StoreError/corruptRow(_:)`` for a stored track switchd would not have written; what
+    /// The stored track is given to `locating` without beliefs in rooms the floor no longer has
+    /// (``TagTrack/State/keepingRooms(_:)``); an unreadable track is given as none.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` when the tag or floor was deleted meanwhile; what
     ///   `locating` throws. Nothing is stored then.
     package func storeTagPosition(
         of tagID: Int64, at time: Date, onFloor floorID: Int64,
@@ -46,7 +48,10 @@ extension AppDatabase {
             window.add("tag_id = ?", .integer(tagID))
             window.add("time_ms = ?", .integer(time.milliseconds))
             if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first { return stored.position }
-            let (position, track) = try locating(try TagTrackRecord.state(of: tagID, in: sql)) { x, y in
+            // Beliefs in rooms deleted since, or on the floor the tag was on, are dropped: a
+            // smoothed room must be one the position can name.
+            let stored = try TagTrackRecord.state(of: tagID, in: sql).map { $0.keepingRooms(try Self.roomIDs(onFloor: floorID, in: sql)) }
+            let (position, track) = try locating(stored) { x, y in
                 try Self.room(nearestTo: x, y, onFloor: floorID, in: sql)
             }
             var record = TagPositionRecord(position)
@@ -55,6 +60,11 @@ extension AppDatabase {
             try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")
             return record.position
         }
+    }
+
+    /// The IDs of the floor's rooms.
+    static func roomIDs(onFloor floorID: Int64, in sql: any StoreTransaction) throws -> Set<Int64> {
+        Set(try sql.rows("SELECT id FROM room WHERE floor_id = ?", [.integer(floorID)]).map { try $0.int64("id") })
     }
 
     /// The room of the location nearest (x, y) on the floor; nil when the floor has none.

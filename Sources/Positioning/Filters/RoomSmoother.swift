@@ -115,9 +115,19 @@ extension RoomSmoother {
         /// The room last reported.
         public var room: Int64?
 
+        public init(belief: [Belief], room: Int64?) {
+            self.belief = belief
+            self.room = room
+        }
+
         public struct Belief: Codable, Hashable, Sendable {
             public var room: Int64
             public var probability: Double
+
+            public init(room: Int64, probability: Double) {
+                self.room = room
+                self.probability = probability
+            }
         }
     }
 
@@ -136,5 +146,19 @@ extension RoomSmoother {
             belief = Dictionary(newValue.belief.map { ($0.room, $0.probability) }, uniquingKeysWith: { $1 })
             room = newValue.room
         }
+    }
+}
+
+extension RoomSmoother.State {
+    /// The state without the rooms not in `rooms` (deleted since, or on another floor): their
+    /// belief goes and the rest is scaled back to a whole; when the reported room is one of them,
+    /// the smoother starts afresh at its next step, as after ``RoomSmoother/reset()``.
+    public func keeping(_ rooms: Set<Int64>) -> Self {
+        if let reported = room, !rooms.contains(reported) { return Self(belief: [], room: nil) }
+        guard belief.contains(where: { !rooms.contains($0.room) }) else { return self }
+        let kept = belief.filter { rooms.contains($0.room) }
+        let total = kept.reduce(0) { $0 + $1.probability }
+        guard total > 0 else { return Self(belief: [], room: nil) }
+        return Self(belief: kept.map { Belief(room: $0.room, probability: $0.probability / total) }, room: room)
     }
 }

@@ -94,3 +94,15 @@ extension TagTrack {
         )
     }
 }
+
+extension TagTrack.State {
+    /// The track without room beliefs in rooms not in `rooms` (``RoomSmoother/State/keeping(_:)``),
+    /// before and after its last step: a track stored before a room was deleted, or while the
+    /// tag was on another floor, steps on with the rooms that are there.
+    public func keepingRooms(_ rooms: Set<Int64>) -> Self {
+        var kept = self
+        kept.rooms = self.rooms.keeping(rooms)
+        if let before { kept.before?.rooms = before.rooms.keeping(rooms) }
+        return kept
+    }
+}

@@ -9,9 +9,9 @@ enum TagTrackRecord {
     private static let nonFinite = (positive: "inf", negative: "-inf", nan: "nan")
 
     /// The tag's stored track; nil when it has none (never located, or located before tracks
-    /// were stored).
-    ///
-    /// - Throws: ``StoreError/corruptRow(_:)`` for a state switchd would not have stored.
+    /// were stored), or when its state cannot be read (written by another version of switchd):
+    /// a track is only smoothing, so the tag then starts a new one instead of being refused a
+    /// position at every window.
     static func state(of tagID: Int64, in sql: any StoreTransaction) throws -> TagTrack.State? {
         guard let text = try sql.row("SELECT state FROM tag_track WHERE tag_id = ?", [.integer(tagID)])?.string("state") else {
             return nil
@@ -20,11 +20,7 @@ enum TagTrackRecord {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: nonFinite.positive, negativeInfinity: nonFinite.negative, nan: nonFinite.nan
         )
-        do {
-            return try decoder.decode(TagTrack.State.self, from: Data(text.utf8))
-        } catch {
-            throw StoreError.corruptRow("tag \(tagID)'s track: \(error)")
-        }
+        return try? decoder.decode(TagTrack.State.self, from: Data(text.utf8))
     }
 
     /// Stores `state` as the tag's track, replacing the one it had.

@@ -66,3 +66,29 @@ struct TagTrackTests {
         #expect(replay.estimate.x == 9 && late.before?.time == 5 - 31 && late.filter.state.lastTime == 5 - 31)
     }
 }
+
+@Suite("Room smoother state: keeping only rooms that exist")
+struct RoomSmootherKeepingTests {
+    static let settled = RoomSmoother.State(
+        belief: [.init(room: 1, probability: 0.8), .init(room: 2, probability: 0.15), .init(room: 3, probability: 0.05)], room: 1
+    )
+
+    @Test func allRoomsKeptChangesNothing() {
+        #expect(Self.settled.keeping([1, 2, 3, 4]) == Self.settled)
+    }
+
+    @Test func anotherRoomGoneScalesTheRestBackToAWhole() {
+        let kept = Self.settled.keeping([1, 2])
+        #expect(kept.room == 1)
+        #expect(kept.belief.map(\.room) == [1, 2])
+        #expect(abs(kept.belief.reduce(0) { $0 + $1.probability } - 1) < 1e-12)
+        #expect(abs(kept.belief[0].probability - 0.8 / 0.95) < 1e-12)
+    }
+
+    @Test func theReportedRoomGoneStartsAfresh() {
+        let kept = Self.settled.keeping([2, 3])
+        #expect(kept == RoomSmoother.State(belief: [], room: nil))
+        var smoother = RoomSmoother(state: kept)
+        #expect(smoother.update(observed: 2) == 2, "the next step reports the room it is given")
+    }
+}

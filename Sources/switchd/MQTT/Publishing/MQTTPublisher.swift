@@ -112,10 +112,11 @@ struct MQTTPublisher: Service {
                 clientID: settings.clientID, keepAlive: UInt16(clamping: settings.keepAlive.components.seconds),
                 username: settings.username, password: settings.password, will: will
             )))
-        } catch {
+        } catch let error where !(error is MQTTPacketError) {
             // The connection closed before CONNECT went out, e.g. a broker certificate the CA
             // file does not vouch for failed the TLS handshake: the write only learns "closed",
-            // the reader learns why, and that is what the status should say.
+            // the reader learns why, and that is what the status should say. (A CONNECT that
+            // cannot be encoded fails at once, with its own reason.)
             try await session.waitForConnack()
             throw error
         }

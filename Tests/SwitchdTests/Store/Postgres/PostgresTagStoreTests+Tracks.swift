@@ -8,6 +8,18 @@ import Testing
 /// instances sharing one database) locating one tag's windows in turn smooth them as one
 /// tracker locating them all.
 extension PostgresTagStoreTests {
+    /// A floor with two rooms, West (a location at x 2.5) and East (x 7.5), and the four
+    /// scanners at its corners; returns the rooms.
+    static func westAndEastHall(_ database: AppDatabase) async throws -> (west: Room, east: Room) {
+        let floor = try await database.createFloor(NewFloor(name: "Ground"))
+        let west = try await database.createRoom(NewRoom(floorID: floor.id, name: "West"))
+        let east = try await database.createRoom(NewRoom(floorID: floor.id, name: "East"))
+        _ = try await database.createLocation(NewLocation(roomID: west.id, x: 2.5, y: 5))
+        _ = try await database.createLocation(NewLocation(roomID: east.id, x: 7.5, y: 5))
+        try await TagWorld.placeScanners(in: database, floorID: floor.id)
+        return (west, east)
+    }
+
     /// Two tags walk the same way across two rooms, every scanner hearing both alike: "alone"
     /// is located by one tracker, window after window; "shared" by trackers A and B in turn (A
     /// the odd windows, B the even ones). Their positions are the same: place, room, accuracy.
@@ -15,12 +27,7 @@ extension PostgresTagStoreTests {
     @Test(.timeLimit(.minutes(2)), arguments: StoreBackend.allCases)
     func twoTrackersTakingATagsWindowsInTurnSmoothThemAsOne(_ backend: StoreBackend) async throws {
         try await backend.withDatabase { database in
-            let floor = try await database.createFloor(NewFloor(name: "Ground"))
-            let west = try await database.createRoom(NewRoom(floorID: floor.id, name: "West"))
-            let east = try await database.createRoom(NewRoom(floorID: floor.id, name: "East"))
-            _ = try await database.createLocation(NewLocation(roomID: west.id, x: 2.5, y: 5))
-            _ = try await database.createLocation(NewLocation(roomID: east.id, x: 7.5, y: 5))
-            try await TagWorld.placeScanners(in: database, floorID: floor.id)
+            let (west, east) = try await Self.westAndEastHall(database)
             let alone = try await database.createTag(NewTag(name: "alone", identity: Self.identity(7, 1)))
             let shared = try await database.createTag(NewTag(name: "shared", identity: Self.identity(7, 2)))
             let (one, a, b) = (TagTracker(database: database), TagTracker(database: database), TagTracker(database: database))
@@ -58,6 +65,38 @@ extension PostgresTagStoreTests {
                 try sql.rows("SELECT tag_id FROM tag_track ORDER BY tag_id", []).map { try $0.int64("tag_id") }
             }
             #expect(tracks == [alone.id], "the deleted tag's track went with it")
+        }
+    }
+
+    /// A stored track outlives rooms: once the room a tag was settled in is deleted, the next
+    /// window is stored in a room that exists (the track's beliefs in the deleted room dropped),
+    /// not refused for naming it; and a track that cannot be read is started afresh.
+    @Test(.timeLimit(.minutes(2)), arguments: StoreBackend.allCases)
+    func aTrackGoesOnAfterItsRoomIsDeletedOrItsStateIsUnreadable(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let (west, east) = try await Self.westAndEastHall(database)
+            let tag = try await database.createTag(NewTag(name: "asset", identity: Self.identity(7, 3)))
+            let tracker = TagTracker(database: database)
+            func window(_ second: Int) async throws -> TagPosition {
+                for index in TagWorld.corners.indices {
+                    _ = try await database.ingestSightings(SightingBatch(scannerID: TagWorld.scannerID(index), sightings: [
+                        TagWorld.sighting(tag.identity, rssi: TagWorld.rssi(index, tagAt: 2.5, 5), at: TimeInterval(second)),
+                    ]), reading: TagTracker.Settings().rssiStatistic)
+                }
+                return try #require(try await tracker.locate(tag.id, at: Readings.start.addingTimeInterval(TimeInterval(second))))
+            }
+            for second in 1...5 {
+                #expect(try await window(second).roomID == west.id)
+            }
+            _ = try await database.deleteRoom(west.id, at: Readings.start.addingTimeInterval(5.5))
+            #expect(try await window(6).roomID == east.id, "the only room left")
+            #expect(try await window(7).roomID == east.id)
+
+            _ = try await database.writeStatements { sql in
+                try sql.execute("UPDATE tag_track SET state = ? WHERE tag_id = ?", [.text("{\"from\": \"another version\"}"), .integer(tag.id)])
+            }
+            #expect(try await window(8).roomID == east.id, "an unreadable track is started afresh")
+            #expect(try await database.tagPositions(of: tag.id, since: nil, until: nil, after: 0, limit: 100).items.count == 8)
         }
     }
 }
