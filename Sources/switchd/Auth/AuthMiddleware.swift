@@ -33,27 +33,49 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError.tooManyFailedAuthentications(retryAfter: wait)
         }
         let (principal, token) = try await authenticate(request, context: context, acceptingRemembered: rule.checksTokenWhenStoring)
-        guard rule.allows(principal, pathScanner: context.parameters.get("id")) else {
-            context.logger.debug("Request refused: role not allowed", metadata: [
-                "token": "\(principal.tokenID)", "role": "\(principal.role.rawValue)", "path": "\(request.uri.path)",
-            ])
-            if principal.role == .scanner, rule.roles.contains(.scanner) {
-                throw APIError.forbidden(principal, actingFor: context.parameters.get("id") ?? "")
-            }
-            let allowed = TokenRole.allCases.filter(rule.roles.contains).map(\.rawValue).joined(separator: " or ")
-            throw APIError.forbidden("a \(principal.role.rawValue) token may not \(request.method.rawValue) this resource; it needs \(allowed)")
-        }
         var context = context
         context.principal = principal
         context.logger[metadataKey: "token"] = "\(principal.tokenID)"
         do {
+            guard rule.allows(principal, pathScanner: context.parameters.get("id")) else {
+                throw refusal(of: principal, by: rule, request: request, context: context)
+            }
             return try await next(request, context)
         } catch StoreError.tokenRevoked {
             // Revoked after an earlier request found it active (``AccessRule/checksTokenWhenStoring``).
             authenticator.forget(token)
             recordFailure(reason: "revoked_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
+        } catch where rule.checksTokenWhenStoring {
+            // Refused before the store checked the token (a role or scanner it may not act for, a
+            // body that does not validate): a token taken from memory may have been revoked since,
+            // and a revoked token is told so (401), as it would be on any other route, rather than
+            // what else was wrong. One read, on refusals only.
+            let refused = error
+            let stillActive: Bool
+            do {
+                stillActive = try await authenticator.principal(for: token) != nil
+            } catch {
+                throw refused   // the token table unreadable: the first refusal stands
+            }
+            guard stillActive else {
+                recordFailure(reason: "revoked_token", request: request, context: context)
+                throw APIError.unknownOrRevokedToken
+            }
+            throw refused
         }
+    }
+
+    /// The 403 for a principal whose role (or scanner) the route's rule does not allow.
+    private func refusal(of principal: Principal, by rule: AccessRule, request: Request, context: AppRequestContext) -> APIError {
+        context.logger.debug("Request refused: role not allowed", metadata: [
+            "role": "\(principal.role.rawValue)", "path": "\(request.uri.path)",
+        ])
+        if principal.role == .scanner, rule.roles.contains(.scanner) {
+            return APIError.forbidden(principal, actingFor: context.parameters.get("id") ?? "")
+        }
+        let allowed = TokenRole.allCases.filter(rule.roles.contains).map(\.rawValue).joined(separator: " or ")
+        return APIError.forbidden("a \(principal.role.rawValue) token may not \(request.method.rawValue) this resource; it needs \(allowed)")
     }
 
     private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken) {

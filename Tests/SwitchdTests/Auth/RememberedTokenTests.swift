@@ -76,6 +76,41 @@ struct RememberedTokenTests {
         }
     }
 
+    /// An upload refused before the store saw it (a body that does not validate, another scanner's
+    /// ID) with a remembered token that was revoked meanwhile gets the 401 of a revoked token, not
+    /// the 400 or 403 an active token would get; an active token still gets those.
+    @Test func aRevokedRememberedTokenIsToldSoOnAnUploadRefusedForAnotherReason() async throws {
+        try await withTemporaryDatabase { database, directory in
+            let (revision, scanner) = try await Self.scanningWithAScannerToken(database)
+            let metrics = SwitchdMetrics()
+            try await makeUnauthenticatedApp(database, metrics: metrics).test(.live) { client in
+                func upload(_ body: ByteBuffer) async throws -> TestResponse {
+                    try await client.execute(uri: "/v1/measurements", method: .post, headers: bearer(scanner), body: body)
+                }
+                let good = try jsonBody(Readings.batch([Readings.wifi()], revision: revision))
+                let malformed = ByteBuffer(string: #"{"scannerID": "#)
+                let anotherScanners = try jsonBody(Readings.batch([Readings.wifi()], revision: revision, scanner: ScannerID("elsewhere")))
+                #expect(try await upload(good).status == .created)
+                #expect(try await upload(malformed).status == .badRequest, "active and remembered: the body's own refusal")
+                #expect(try await upload(anotherScanners).status == .forbidden)
+                let stored = try await StoredCounts(database)
+
+                let cli = try AppDatabase.open(stateDirectory: directory)
+                let id = try #require(try await cli.tokens().first { $0.role == .scanner }).id
+                _ = try await cli.revokeToken(id, at: Self.now)
+
+                let refused = try await upload(malformed)
+                #expect(refused.status == .unauthorized)
+                #expect(refused.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
+                #expect(try await upload(anotherScanners).status == .unauthorized, "forgotten: read again before anything else")
+                #expect(try await StoredCounts(database) == stored)
+            }
+            let samples = PrometheusSamples(String(decoding: metrics.render(), as: UTF8.self))
+            #expect(samples[#"switchd_auth_failures_total{reason="revoked_token"}"#] == 1)
+            #expect(samples[#"switchd_auth_failures_total{reason="unknown_token"}"#] == 1)
+        }
+    }
+
     @Test func rememberedTokensAreBounded() {
         let remembered = RememberedTokens(capacity: 3)
         let principal = Principal(tokenID: 1, name: "a", role: .reader, scannerID: nil)
