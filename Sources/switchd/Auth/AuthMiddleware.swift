@@ -32,7 +32,7 @@ struct AuthMiddleware: RouterMiddleware {
             metrics.authThrottled.increment()
             throw APIError.tooManyFailedAuthentications(retryAfter: wait)
         }
-        let (principal, token) = try await authenticate(request, context: context, acceptingRemembered: rule.checksTokenWhenStoring)
+        let (principal, token, fromMemory) = try await authenticate(request, context: context, acceptingRemembered: rule.checksTokenWhenStoring)
         var context = context
         context.principal = principal
         context.logger[metadataKey: "token"] = "\(principal.tokenID)"
@@ -46,11 +46,11 @@ struct AuthMiddleware: RouterMiddleware {
             authenticator.forget(token)
             recordFailure(reason: "revoked_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
-        } catch where rule.checksTokenWhenStoring {
-            // Refused before the store checked the token (a role or scanner it may not act for, a
-            // body that does not validate): a token taken from memory may have been revoked since,
-            // and a revoked token is told so (401), as it would be on any other route, rather than
-            // what else was wrong. One read, on refusals only.
+        } catch where fromMemory && Self.refusesWhatWasSent(error) {
+            // Refused before the store checked the token (a scanner it may not act for, a body
+            // that does not validate): a token taken from memory may have been revoked since, and
+            // a revoked token is told so (401), as on any other route, rather than what else was
+            // wrong. One read, on such refusals only; busy, conflicts and failures keep their answer.
             let refused = error
             let stillActive: Bool
             do {
@@ -78,7 +78,23 @@ struct AuthMiddleware: RouterMiddleware {
         return APIError.forbidden("a \(principal.role.rawValue) token may not \(request.method.rawValue) this resource; it needs \(allowed)")
     }
 
-    private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken) {
+    /// Whether `error` refuses what the client sent (its body, or a scanner it may not act for),
+    /// which the handlers find before the store sees the request; a busy server, a conflict or a
+    /// failure are about the server's state.
+    private static func refusesWhatWasSent(_ error: any Error) -> Bool {
+        switch error {
+        case is DecodingError, is ValidationError:
+            true
+        case let error as any HTTPResponseError:
+            [.badRequest, .forbidden, .contentTooLarge, .unprocessableContent].contains(error.status)
+        default:
+            false
+        }
+    }
+
+    /// The principal of the request's token, the token, and whether the principal was taken from
+    /// memory (``TokenAuthenticator/remembers(_:)``) rather than read now.
+    private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken, fromMemory: Bool) {
         let headers = request.headers[values: .authorization]
         guard let header = headers.first else {
             throw APIError.unauthorized("this needs a bearer token: send Authorization: Bearer <token>", invalidToken: false)
@@ -87,11 +103,12 @@ struct AuthMiddleware: RouterMiddleware {
             recordFailure(reason: "malformed", request: request, context: context)
             throw APIError.unauthorized("the Authorization header must be one Bearer <token>", invalidToken: true)
         }
+        let fromMemory = acceptingRemembered && authenticator.remembers(token)
         guard let principal = try await authenticator.principal(for: token, acceptingRemembered: acceptingRemembered) else {
             recordFailure(reason: "unknown_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
         }
-        return (principal, token)
+        return (principal, token, fromMemory)
     }
 
     /// Logs and counts a failed authentication; the token itself is never logged. One line per

@@ -36,6 +36,11 @@ struct TokenAuthenticator: Sendable {
         return principal
     }
 
+    /// Whether `token` was found active before and not forgotten since.
+    func remembers(_ token: BearerToken) -> Bool {
+        remembered.principal(hash: token.hash.bytes) != nil
+    }
+
     /// Forgets `token` after a write found it revoked.
     func forget(_ token: BearerToken) {
         remembered.forget(hash: token.hash.bytes)
