@@ -80,10 +80,14 @@ extension AppDatabase {
     /// to ID `storedUpTo` and every sighting of the window ending at `until`, whichever instance
     /// stored it (all sightings when nil: a window's posts may reach several instances, and the
     /// one that closes it locates from all of them, docs/scale-out.md), with each scanner's
-    /// placement and receive offset in use, its RSSI the window's `statistic`.
+    /// placement and receive offset in use, its RSSI the window's `statistic`; and the bound that
+    /// was read up to (`storedUpTo` widened to the window's last sighting; nil when nil), for the
+    /// other reads of the same close (``readingAboveMedian(_:of:)``).
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
-    package func hearings(of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil, reading statistic: TagRSSIStatistic) async throws -> (Tag, [FixedScannerHearing]) {
+    package func hearings(
+        of tagID: Int64, from: Date, until: Date, storedUpTo: Int64? = nil, reading statistic: TagRSSIStatistic
+    ) async throws -> (tag: Tag, hearings: [FixedScannerHearing], storedUpTo: Int64?) {
         try await readStatements { sql in
             let tag = try Self.tagRecord(tagID, in: sql).tag()
             var upTo = storedUpTo ?? Int64.max
@@ -114,7 +118,7 @@ extension AppDatabase {
                     pathLossExponent: try row.double("path_loss_exponent"), rssi: try row.double("rssi")
                 )
             }
-            return (tag, hearings)
+            return (tag, hearings, storedUpTo.map { _ in upTo })
         }
     }
 

@@ -72,7 +72,7 @@ actor TagTracker {
     ///
     /// - Throws: what the store throws (``StoreError/notFound(_:)`` when the tag was deleted).
     func locate(_ tagID: Int64, at time: Date, storedUpTo: Int64? = nil) async throws -> TagPosition? {
-        let (tag, hearings) = try await database.hearings(
+        let (tag, hearings, readUpTo) = try await database.hearings(
             of: tagID, from: time.addingTimeInterval(-settings.horizon), until: time, storedUpTo: storedUpTo, reading: settings.rssiStatistic
         )
         var multilateration = settings.multilateration
@@ -80,8 +80,9 @@ actor TagTracker {
         let (map, scales) = try await fingerprintMap(at: time)
         let method = FixedScannerLocator(multilateration: TagMultilateration(settings: multilateration), fingerprint: map, scales: scales)
         // The tag's txPower is declared as a typical (median) reading: range with the statistic
-        // less its mean gap above the median over the tag's recent windows.
-        let gap = try await database.readingAboveMedian(settings.rssiStatistic, of: .tag(tagID, storedUpTo: storedUpTo))
+        // less its mean gap above the median over the tag's recent windows, among the sightings
+        // the hearings were read from (this window's, whichever instance stored them, included).
+        let gap = try await database.readingAboveMedian(settings.rssiStatistic, of: .tag(tagID, storedUpTo: readUpTo))
         guard let raw = method.locate(hearings, txPower: Double(tag.txPower), readingAboveDeclared: gap), let floorID = raw.floorID else { return nil }
         let (smoothing, sameInstant) = (settings.smoothing, settings.sameInstant)
         let methodName = "\(raw.method)+\(PositionKalmanFilter.methodName)"

@@ -135,6 +135,29 @@ import Testing
         }
     }
 
+    /// The instance that closes a window may have stored only some of its sightings: it still
+    /// locates from all of them, the hearings and the gap the strongest reading is ranged by alike,
+    /// so the position is the one a closer that saw every sighting computes.
+    @Test func aCloserThatStoredPartOfTheWindowLocatesAsOneThatStoredAll() async throws {
+        func locate(storedUpToFirst: Bool) async throws -> TagPosition? {
+            let database = try AppDatabase.inMemory()
+            return try await makeApp(database, clock: WatchedClock()).test(.router) { client in
+                let world = try await PositioningWorld.make(client)
+                try await TagWorld.placeScanners(client, floorID: world.ground.id)
+                let tag = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "Bike", identity: TagWorld.tagIdentity), as: ScanContract.Tag.self)
+                _ = try await TagWorld.report(client, tagAt: 3, 4, at: 1)
+                let first = try #require(try await client.expect(.ok, get: "/v1/tags/\(tag.id)/sightings?limit=4", as: [StoredSighting].self).map(\.id).min())
+                return try await TagTracker(database: database).locate(
+                    tag.id, at: Readings.start.addingTimeInterval(1), storedUpTo: storedUpToFirst ? first : nil
+                )
+            }
+        }
+        let partly = try #require(try await locate(storedUpToFirst: true))
+        let all = try #require(try await locate(storedUpToFirst: false))
+        #expect(partly.scannersHeard == 4 && all.scannersHeard == 4)
+        #expect(partly.x == all.x && partly.y == all.y && partly.accuracyMetres == all.accuracyMetres)
+    }
+
     @Test func oneScannerPutsTheTagAtIt() async throws {
         try await makeApp(try .inMemory(), clock: WatchedClock()).test(.router) { client in
             let world = try await PositioningWorld.make(client)

@@ -213,7 +213,7 @@ struct PostgresTagStoreTests {
                 )
                 last = try await database.ingestSightings(SightingBatch(scannerID: try ScannerID("fixed-\(index)"), sightings: [sighting]), reading: .strongest).lastSightingID
             }
-            let (read, hearings) = try await database.hearings(
+            let (read, hearings, _) = try await database.hearings(
                 of: tag.id, from: Readings.start, until: Readings.start.addingTimeInterval(1), storedUpTo: last, reading: .median
             )
             #expect(read == tag && hearings.map(\.scanner) == (0 ..< 4).map { "fixed-\($0)" } && hearings.allSatisfy { $0.receiveOffset == 0 })
