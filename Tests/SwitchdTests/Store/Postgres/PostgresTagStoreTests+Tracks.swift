@@ -60,6 +60,14 @@ extension PostgresTagStoreTests {
             let feed = try await database.tagPositions(of: shared.id, since: nil, until: nil, after: 0, limit: 100)
             #expect(feed.items == located.map(\.shared), "what each tracker answered is what is stored")
 
+            // The stored track reads back through the record's own JSON (an unreadable one would
+            // start afresh at every window, silently unsmoothed), and it carries the walk: a track
+            // begun anew each window would know no velocity.
+            let stored = try await database.readStatements { sql in try TagTrackRecord.state(of: alone.id, in: sql) }
+            let track = try #require(stored, "the stored track reads back")
+            #expect(track.filter.lastTime == Readings.start.addingTimeInterval(20).timeIntervalSince1970)
+            #expect(track.filter.velocityX > 0.2, "the filter learned the eastward walk across windows: \(track.filter)")
+
             try await database.deleteTag(shared.id)
             let tracks = try await database.readStatements { sql in
                 try sql.rows("SELECT tag_id FROM tag_track ORDER BY tag_id", []).map { try $0.int64("tag_id") }
