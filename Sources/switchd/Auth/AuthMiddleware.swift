@@ -93,7 +93,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 
     /// The principal of the request's token, the token, and whether the principal was taken from
-    /// memory (``TokenAuthenticator/remembers(_:)``) rather than read now.
+    /// memory (``TokenAuthenticator/authenticate(_:acceptingRemembered:)``) rather than read now.
     private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken, fromMemory: Bool) {
         let headers = request.headers[values: .authorization]
         guard let header = headers.first else {
@@ -103,8 +103,7 @@ struct AuthMiddleware: RouterMiddleware {
             recordFailure(reason: "malformed", request: request, context: context)
             throw APIError.unauthorized("the Authorization header must be one Bearer <token>", invalidToken: true)
         }
-        let fromMemory = acceptingRemembered && authenticator.remembers(token)
-        guard let principal = try await authenticator.principal(for: token, acceptingRemembered: acceptingRemembered) else {
+        guard let (principal, fromMemory) = try await authenticator.authenticate(token, acceptingRemembered: acceptingRemembered) else {
             recordFailure(reason: "unknown_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
         }

@@ -21,9 +21,15 @@ struct TokenAuthenticator: Sendable {
     ///
     /// - Throws: when the database cannot be read.
     func principal(for token: BearerToken, acceptingRemembered: Bool = false) async throws -> Principal? {
+        try await authenticate(token, acceptingRemembered: acceptingRemembered)?.principal
+    }
+
+    /// As ``principal(for:acceptingRemembered:)``, and whether the principal was taken from memory
+    /// rather than read now.
+    func authenticate(_ token: BearerToken, acceptingRemembered: Bool) async throws -> (principal: Principal, fromMemory: Bool)? {
         let presented = token.hash
         if acceptingRemembered, let principal = remembered.principal(hash: presented.bytes) {
-            return principal
+            return (principal, true)
         }
         guard let candidate = try await database.activeToken(hash: presented.bytes),
               TokenHash(bytes: candidate.hash).matches(presented) else {
@@ -33,12 +39,7 @@ struct TokenAuthenticator: Sendable {
         let info = candidate.info
         let principal = Principal(tokenID: info.id, name: info.name, role: info.role, scannerID: info.scannerID)
         remembered.remember(principal, hash: presented.bytes)
-        return principal
-    }
-
-    /// Whether `token` was found active before and not forgotten since.
-    func remembers(_ token: BearerToken) -> Bool {
-        remembered.principal(hash: token.hash.bytes) != nil
+        return (principal, false)
     }
 
     /// Forgets `token` after a write found it revoked.
