@@ -9,9 +9,7 @@ import Testing
 /// document with its method, and the document names no route the router lacks.
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
-    static let documentPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/openapi.yaml").path
+    static let documentPath = repositoryFile("docs/openapi.yaml")
 
     /// `METHOD /path` with every path parameter written `{}`.
     static func normalise(_ method: String, _ path: String) -> String {

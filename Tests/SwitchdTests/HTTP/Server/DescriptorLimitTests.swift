@@ -7,9 +7,7 @@ import Testing
 /// for the default `--max-connections`.
 @Suite("Connections: the open-file limit fits the default connection limit")
 struct DescriptorLimitTests {
-    static let unitPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("systemd/switchd.service").path
+    static let unitPath = repositoryFile("systemd/switchd.service")
 
     @Test func aSoftLimitBelowWhatTheConnectionsNeedIsRaisedAsFarAsTheHardLimitAllows() {
         let needed = DescriptorLimit.needed(forConnections: 2_000)

@@ -7,9 +7,7 @@ import Testing
 /// packaging/switchd.toml, installed as /etc/floorscan/switchd.toml by the Debian package.
 @Suite("switchd's shipped configuration file")
 struct ShippedConfigTests {
-    static let path = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("packaging/switchd.toml").path
+    static let path = repositoryFile("packaging/switchd.toml")
 
     @Test("lists every option with its default and nothing else; switchd accepts it, every setting on or not")
     func complete() throws {
