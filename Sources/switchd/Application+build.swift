@@ -137,7 +137,9 @@ private func integrationServices(
 ) -> [any Service] {
     [
         PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
-        WebhookDeliveryService(database: database, retry: settings.webhookRetry, feeds: feeds, clock: clock, logger: logger),
+        WebhookDeliveryService(
+            database: database, retry: settings.webhookRetry, destinations: settings.webhookDestinations, feeds: feeds, clock: clock, logger: logger
+        ),
     ]
 }
 
@@ -211,7 +213,7 @@ func buildRouter(
         .addRoutes(to: router)
     TokensController(database: database).addRoutes(to: router)
     EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
-    WebhooksController(database: database).addRoutes(to: router)
+    WebhooksController(database: database, destinations: settings.webhookDestinations).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in

@@ -37,6 +37,8 @@ struct Settings: Sendable {
     var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
+    /// Which addresses webhooks may be created for and delivered to.
+    var webhookDestinations = WebhookDestinationPolicy()
     /// Where to publish over MQTT; nil publishes nothing.
     var mqtt: MQTTSettings?
     /// How long history is kept (``HistoryRetentionService``); nil keeps it for ever.

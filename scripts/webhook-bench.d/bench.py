@@ -60,7 +60,7 @@ class Switchd:
     def __init__(self, binary, state):
         port_file = os.path.join(state, "port")
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--port-file", port_file, "--state-dir", state, "--presence-dwell", "0",
+            [binary, "--webhook-allow-private", "--port", "0", "--port-file", port_file, "--state-dir", state, "--presence-dwell", "0",
              "--away-after", "36000", "--log-level", "error"],
             stdout=subprocess.DEVNULL,
         )

@@ -6,7 +6,8 @@ import Foundation
 
 /// `POST /v1/webhooks`: where to send presence events, signed with which secret, and which kinds.
 public struct NewWebhook: Codable, Hashable, Sendable {
-    /// An absolute `http` or `https` URL. Deliveries go to exactly this URL; redirects are not followed.
+    /// An absolute `http` or `https` URL (``WebhookURL`` says what is accepted). Deliveries go to
+    /// exactly this URL; redirects are not followed.
     public var url: String
     /// A Standard Webhooks secret, `whsec_` and the base64 of 24 to 64 random bytes; switchd makes
     /// one when left out. The signing key is the decoded bytes.
@@ -20,24 +21,16 @@ public struct NewWebhook: Codable, Hashable, Sendable {
         self.events = events
     }
 
-    public static let maxURLLength = 2048
+    public static let maxURLLength = WebhookURL.maxLength
     public static let secretPrefix = "whsec_"
     public static let secretKeyBytes = 24...64
 
     /// Checks the URL, the secret's form and that `events`, when given, names at least one kind.
     public func validate() throws(ValidationError) {
-        guard url.utf8.count <= Self.maxURLLength else {
-            throw ValidationError(field: "url", reason: "must be at most \(Self.maxURLLength) bytes")
-        }
-        guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = parsed.host, !host.isEmpty else {
-            throw ValidationError(field: "url", reason: "must be an absolute http or https URL, like https://example.org/hooks/floorscan")
-        }
-        guard parsed.user == nil, parsed.password == nil else {
-            throw ValidationError(field: "url", reason: "must not carry a user name or password; deliveries are signed instead")
-        }
-        guard parsed.fragment == nil else {
-            throw ValidationError(field: "url", reason: "must not have a #fragment")
+        do {
+            _ = try WebhookURL(url)
+        } catch {
+            throw ValidationError(field: "url", error)
         }
         if let secret, Self.signingKey(of: secret) == nil {
             throw ValidationError(

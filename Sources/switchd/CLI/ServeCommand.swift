@@ -57,6 +57,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
     var webhookMaxAttempts = WebhookRetryPolicy.defaultMaxAttempts
+    @Flag(help: ArgumentHelp(
+        "Let webhooks reach loopback and private addresses (127/8, ::1, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).",
+        discussion: "For a receiver on switchd's own host or LAN. Link-local addresses (169.254/16, fe80::/10, where cloud metadata services live) are never reached."
+    ))
+    var webhookAllowPrivate = false
     @Option(help: ArgumentHelp(
         "Days of history to keep; older history is deleted every hour. (default: kept for ever)",
         discussion: "Goes: readings taken in locate mode, positions, tag positions and sightings, presence events and finished webhook deliveries. Stays: survey readings (the radio map), each scanner's and tag's latest position, each tag's latest sighting, and deliveries still pending."
@@ -126,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
             dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter)
         )
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
+        configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.

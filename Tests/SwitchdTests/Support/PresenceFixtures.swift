@@ -68,13 +68,15 @@ struct PresenceWorld {
 /// clock, admin by default (see ``makeApp(_:maxBodyBytes:maxPlanBytes:adminFiles:clock:metrics:)``).
 func makeIntegrationApp(
     _ database: AppDatabase, presence: PresenceRules = PresenceRules(dwell: .seconds(5), awayAfter: .seconds(120)),
-    retry: WebhookRetryPolicy = WebhookRetryPolicy(), feeds: Feeds, clock: any Clock<Duration>
+    retry: WebhookRetryPolicy = WebhookRetryPolicy(), destinations: WebhookDestinationPolicy = .testReceivers, feeds: Feeds,
+    clock: any Clock<Duration>
 ) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
     var settings = Settings(host: "127.0.0.1", port: 0)
     settings.presence = presence
     settings.webhookRetry = retry
+    settings.webhookDestinations = destinations
     let app = buildApplication(settings: settings, database: database, logger: logger, feeds: feeds, clock: clock)
     return AdminByDefault(base: app, database: database)
 }

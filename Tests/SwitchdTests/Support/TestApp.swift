@@ -25,7 +25,8 @@ func makeApp(
 ) -> AdminByDefault<some ApplicationProtocol> {
     var logger = Logger(label: "switchd-tests")
     logger.logLevel = .critical
-    let settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
+    var settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
+    settings.webhookDestinations = .testReceivers
     let app = buildApplication(
         settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics, clock: clock,
         wallClock: wallClock, expectedErrors: expectedErrors
@@ -40,8 +41,10 @@ func makeUnauthenticatedApp(
 ) -> some ApplicationProtocol {
     var quiet = Logger(label: "switchd-tests")
     quiet.logLevel = .critical
+    var settings = Settings(host: "127.0.0.1", port: 0)
+    settings.webhookDestinations = .testReceivers
     return buildApplication(
-        settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger ?? quiet, metrics: metrics,
+        settings: settings, database: database, logger: logger ?? quiet, metrics: metrics,
         authThrottle: authThrottle
     )
 }

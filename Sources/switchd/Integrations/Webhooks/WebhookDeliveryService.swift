@@ -20,6 +20,7 @@ import SwitchdStore
 struct WebhookDeliveryService<C: Clock<Duration>>: Service {
     let database: AppDatabase
     let retry: WebhookRetryPolicy
+    let destinations: WebhookDestinationPolicy
     let feeds: Feeds
     let clock: C
     let logger: Logger
@@ -31,7 +32,7 @@ struct WebhookDeliveryService<C: Clock<Duration>>: Service {
     static var idleInterval: Duration { .seconds(3600) }
 
     func run() async throws {
-        let sender = WebhookSender(timeout: retry.attemptTimeout)
+        let sender = WebhookSender(timeout: retry.attemptTimeout, destinations: destinations)
         await withTaskGroup(of: Void.self) { workers in
             var started: Set<Int64> = []
             while !Task.isCancelled, !Task.isShuttingDownGracefully {

@@ -9,7 +9,8 @@ import SwitchdStore
 ///
 /// A failed attempt is recorded and the worker waits ``WebhookRetryPolicy/delay(afterAttempts:)``
 /// on `clock` before trying that delivery again; the deliveries after it wait too, so order
-/// holds. After ``WebhookRetryPolicy/maxAttempts`` the delivery is `dead` and the next one goes.
+/// holds. After ``WebhookRetryPolicy/maxAttempts`` the delivery is `dead` and the next one goes;
+/// one the sender finds can never go (a stored URL or secret that cannot be used) is `dead` at once.
 /// With nothing pending it waits for the next event stored. A failing database read or write is
 /// logged and retried ``WebhookDeliveryService/retryInterval`` later; unrecorded attempts are
 /// sent again then: at least once.
@@ -77,9 +78,9 @@ struct WebhookWorker<C: Clock<Duration>>: Sendable {
         var progress: Progress = pending.count == Self.batchSize ? .more : .caughtUp
         for delivery in pending {
             var outcome = await sender.deliver(delivery.event, to: target, at: now())
-            if case .failed(let status, let reason, _) = outcome {
+            if case .failed(let status, let reason, let unusable) = outcome {
                 let count = delivery.attempts + 1
-                let dead = retry.isDead(afterAttempts: count)
+                let dead = unusable || retry.isDead(afterAttempts: count)
                 outcome = .failed(status: status, reason: reason, dead: dead)
                 logger.warning("Webhook delivery failed", metadata: [
                     "webhook": "\(target.id)", "event": "\(delivery.event.id)", "attempts": "\(count)", "reason": "\(reason)",

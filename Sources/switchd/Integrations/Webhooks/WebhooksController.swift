@@ -5,6 +5,7 @@ import SwitchdStore
 /// `/v1/webhooks` (admin only): subscriptions to presence events, and each one's deliveries.
 struct WebhooksController {
     let database: AppDatabase
+    let destinations: WebhookDestinationPolicy
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/webhooks", use: create)
@@ -17,9 +18,18 @@ struct WebhooksController {
     }
 
     /// 201 ``CreatedWebhook``, the only answer that shows the secret (made here when the request
-    /// has none). 422 naming `url`, `secret` or `events` when one is unusable.
+    /// has none). 422 naming `url`, `secret` or `events` when one is unusable, and naming `url`
+    /// when its host is or resolves to an address ``WebhookDestinationPolicy`` refuses. A name
+    /// that does not resolve now is accepted (it may later) and checked before each delivery.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewWebhook.self, context: context)
+        try new.validate()
+        let host = try WebhookURL(new.url).host
+        switch await destinations.check(host: host) {
+        case .allowed: break
+        case .refused(let why): throw ValidationError(field: "url", reason: "the host \(why)")
+        case .unresolved: context.logger.warning("Webhook host does not resolve now; deliveries will check it again", metadata: ["host": "\(host)"])
+        }
         let secret = new.secret ?? WebhookSignature.generateSecret()
         let webhook = try await database.createWebhook(new, secret: secret, at: .nowInMilliseconds())
         context.logger.info("Webhook registered", metadata: ["webhook": "\(webhook.id)", "url": "\(webhook.url)"])
