@@ -14,9 +14,11 @@ import SwitchdStore
 ///
 /// A presented token that is malformed, unknown or revoked is a failed authentication: logged
 /// (address, reason, path; never the token), counted in `switchd_auth_failures_total`, and
-/// counted against the client's address by ``FailedAuthThrottle``. An address over its limit
-/// gets 429 `too_many_requests` with `Retry-After` on every route that needs a token, before
-/// any token is looked at, until its window ends.
+/// counted against the client's address by ``FailedAuthThrottle``. While an address is over its
+/// limit, a request from it whose token is not active gets 429 `too_many_requests` with
+/// `Retry-After` (not 401, and not logged again) until its window ends; a request with an active
+/// token is served as ever, so one device guessing from behind the same NAT, proxy or guest
+/// Wi-Fi as a building's scanners never locks the scanners out.
 struct AuthMiddleware: RouterMiddleware {
     let authenticator: TokenAuthenticator
     let policy: RoutePolicy
@@ -28,11 +30,9 @@ struct AuthMiddleware: RouterMiddleware {
         if rule.isOpen {
             return try await next(request, context)
         }
-        if let wait = throttle.retryAfter(for: context.clientAddress) {
-            metrics.authThrottled.increment()
-            throw APIError.tooManyFailedAuthentications(retryAfter: wait)
-        }
-        let (principal, token, fromMemory) = try await authenticate(request, context: context, acceptingRemembered: rule.checksTokenWhenStoring)
+        let (principal, token, fromMemory) = try await authenticate(
+            request, context: context, acceptingRemembered: rule.checksTokenWhenStoring, throttledFor: throttle.retryAfter(for: context.clientAddress)
+        )
         var context = context
         context.principal = principal
         context.logger[metadataKey: "token"] = "\(principal.tokenID)"
@@ -94,20 +94,34 @@ struct AuthMiddleware: RouterMiddleware {
 
     /// The principal of the request's token, the token, and whether the principal was taken from
     /// memory (``TokenAuthenticator/authenticate(_:acceptingRemembered:)``) rather than read now.
-    private func authenticate(_ request: Request, context: AppRequestContext, acceptingRemembered: Bool) async throws -> (Principal, BearerToken, fromMemory: Bool) {
+    ///
+    /// - Parameter throttledFor: how long the client's address is still throttled, if it is: a
+    ///   malformed, unknown or revoked token then gets 429 instead of being counted and logged.
+    private func authenticate(
+        _ request: Request, context: AppRequestContext, acceptingRemembered: Bool, throttledFor wait: Duration?
+    ) async throws -> (Principal, BearerToken, fromMemory: Bool) {
         let headers = request.headers[values: .authorization]
         guard let header = headers.first else {
             throw APIError.unauthorized("this needs a bearer token: send Authorization: Bearer <token>", invalidToken: false)
         }
         guard headers.count == 1, let token = BearerToken(authorization: header) else {
+            try refuseIfThrottled(wait)
             recordFailure(reason: "malformed", request: request, context: context)
             throw APIError.unauthorized("the Authorization header must be one Bearer <token>", invalidToken: true)
         }
         guard let (principal, fromMemory) = try await authenticator.authenticate(token, acceptingRemembered: acceptingRemembered) else {
+            try refuseIfThrottled(wait)
             recordFailure(reason: "unknown_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
         }
         return (principal, token, fromMemory)
+    }
+
+    /// 429 for a failed authentication from an address that is throttled now.
+    private func refuseIfThrottled(_ wait: Duration?) throws {
+        guard let wait else { return }
+        metrics.authThrottled.increment()
+        throw APIError.tooManyFailedAuthentications(retryAfter: wait)
     }
 
     /// Logs and counts a failed authentication; the token itself is never logged. One line per
