@@ -54,7 +54,7 @@ struct StoreMigrationTests {
         "webhook_delivery_state", "webhook_delivery_event", "presence_event_outbox",
         "tag", "scanner_placement", "scanner_placement_floor", "sighting", "sighting_tag_time", "sighting_beacon",
         "sighting_scanner", "tag_position", "tag_position_tag", "tag_position_floor", "tag_position_room",
-        "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor",
+        "mqtt_outbox", "mqtt_discovered_scanner", "mqtt_presence_cursor", "mqtt_outbox_dead",
         "georeference_point", "presence_event_tag",
         "emitter_cell", "emitter_cell_remove", "emitter_cell_move",
         "deleted_scanner",

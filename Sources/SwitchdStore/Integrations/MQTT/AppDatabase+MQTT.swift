@@ -77,6 +77,24 @@ extension AppDatabase {
         try await readStatements { sql in try sql.row("SELECT MAX(id) AS last FROM mqtt_outbox", [])?.optionalInt64("last") ?? 0 }
     }
 
+    /// Moves the outbox message `id` to `mqtt_outbox_dead` with `reason`, in one transaction: it
+    /// can never be published, and the messages after it must go. Nothing happens for an `id`
+    /// no longer in the outbox.
+    package func deadLetterMQTTOutbox(_ id: Int64, reason: String, at now: Date) async throws {
+        try await writeStatements { sql in
+            try sql.execute("""
+                INSERT INTO mqtt_outbox_dead (id, topic, payload, qos, retain, created_ms, dead_ms, reason)
+                SELECT id, topic, payload, qos, retain, created_ms, ?, ? FROM mqtt_outbox WHERE id = ?
+                """, [.integer(now.milliseconds), .text(reason), .integer(id)])
+            try sql.execute("DELETE FROM mqtt_outbox WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    /// How many outbox messages were given up as unpublishable (``deadLetterMQTTOutbox(_:reason:at:)``).
+    package func mqttDeadLetterCount() async throws -> Int {
+        try await readStatements { sql in try sql.row("SELECT COUNT(*) AS dead FROM mqtt_outbox_dead", [])?.int("dead") ?? 0 }
+    }
+
     /// How many messages wait in the outbox.
     package func mqttOutboxDepth() async throws -> Int {
         try await readStatements { sql in try sql.row("SELECT COUNT(*) AS depth FROM mqtt_outbox", [])?.int("depth") ?? 0 }

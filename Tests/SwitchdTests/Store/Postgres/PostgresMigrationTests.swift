@@ -13,7 +13,7 @@ struct PostgresMigrationTests {
     /// Columns SQLite keeps as INTEGER 0/1 and PostgreSQL as `boolean` (the records hold a `Bool`).
     static let booleanColumns: Set<String> = [
         "switch_revision.scanning", "switch_revision.store_data", "batch.discarded", "presence_state.settled",
-        "presence_state.away", "tag.missing", "tag.missing_heard", "mqtt_outbox.retain",
+        "presence_state.away", "tag.missing", "tag.missing_heard", "mqtt_outbox.retain", "mqtt_outbox_dead.retain",
     ]
     /// Columns GRDB keeps as 16-byte BLOBs and PostgreSQL as `uuid`.
     static let uuidColumns: Set<String> = ["batch.uuid", "measurement.uuid", "measurement.beacon_uuid", "beacon.uuid"]

@@ -211,13 +211,23 @@ struct MQTTStatePublisher: Sendable {
         try await publishAll(messages, kind: "availability")
     }
 
-    /// Sends the outbox in order, deleting each slice once the broker has taken all of it.
+    /// Sends the outbox in order, deleting each slice once the broker has taken all of it. A
+    /// message that can never be published is moved to the dead letters with its reason and
+    /// logged, and the ones after it go (``MQTTOutboxEntry/unpublishableReason``).
     private func drainOutbox() async throws {
         while true {
             let entries = try await database.mqttOutbox(after: 0, limit: Self.sliceSize)
             guard let last = entries.last?.id else { break }
-            let messages = entries.map { entry in
-                MQTTMessage(topic: entry.topic, payload: entry.payload, qos: MQTTQoS(rawValue: UInt8(entry.qos)) ?? .atLeastOnce, retain: entry.retain)
+            var messages: [MQTTMessage] = []
+            for entry in entries {
+                guard let reason = entry.unpublishableReason else {
+                    messages.append(entry.message)
+                    continue
+                }
+                try await database.deadLetterMQTTOutbox(entry.id ?? 0, reason: reason, at: now())
+                logger.error("An MQTT outbox message can never be published: moved to mqtt_outbox_dead", metadata: [
+                    "id": "\(entry.id ?? 0)", "reason": "\(reason)", "topicBytes": "\(entry.topic.utf8.count)",
+                ])
             }
             try await publishAll(messages, kind: "outbox")
             try await database.deleteMQTTOutbox(through: last)
