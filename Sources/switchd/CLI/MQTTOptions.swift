@@ -22,8 +22,13 @@ struct MQTTOptions: ParsableArguments {
     var mqttDiscovery = true
     @Option(help: "MQTT client identifier; unique per broker.")
     var mqttClientId = MQTTSettings.defaultClientID
-    @Flag(help: "Accept switch commands from admins on <prefix>/scanners/<id>/switch/set.")
+    @Flag(help: "Accept switch commands on <prefix>/scanners/<id>/switch/set, signed with the command secret.")
     var mqttCommands = false
+    @Option(help: ArgumentHelp(
+        "A file holding the secret MQTT commands are signed with (first line, 32 characters or more; mode 0600 or 0640).",
+        discussion: "Needed by --mqtt-commands: without it every command is refused. It is no HTTP token and opens no HTTP route."
+    ))
+    var mqttCommandSecretFile: String?
     @Flag(help: "Also publish every stored reading (QoS 0; many messages).")
     var mqttRawMeasurements = false
     @Option(help: "Seconds without a batch or position before a scanner is published offline.")
@@ -33,12 +38,13 @@ struct MQTTOptions: ParsableArguments {
 
     /// The settings these options give; nil without `--mqtt-broker`.
     ///
-    /// - Parameter readingPassword: read `--mqtt-password-file` (at start, not while validating).
+    /// - Parameter readingSecrets: read `--mqtt-password-file` and `--mqtt-command-secret-file` (at
+    ///   start, not while validating).
     /// - Throws: ``MQTTSettingsError`` for a bad broker URL or option combination, or a password
-    ///   file that cannot be read.
-    func settings(readingPassword: Bool) throws -> MQTTSettings? {
+    ///   or command secret file that cannot be read, is open to other users or holds no secret.
+    func settings(readingSecrets: Bool) throws -> MQTTSettings? {
         guard let mqttBroker else {
-            let given = [mqttCaFile, mqttUsername, mqttPasswordFile].contains { $0 != nil } || mqttCommands || mqttRawMeasurements
+            let given = [mqttCaFile, mqttUsername, mqttPasswordFile, mqttCommandSecretFile].contains { $0 != nil } || mqttCommands || mqttRawMeasurements
             if given { throw MQTTSettingsError("--mqtt-* options need --mqtt-broker") }
             return nil
         }
@@ -65,7 +71,7 @@ struct MQTTOptions: ParsableArguments {
         }
         settings.caFile = mqttCaFile
         settings.username = mqttUsername
-        if readingPassword, let mqttPasswordFile {
+        if readingSecrets, let mqttPasswordFile {
             do {
                 settings.password = try TokenFileText.read(mqttPasswordFile)
             } catch {
@@ -76,6 +82,9 @@ struct MQTTOptions: ParsableArguments {
         settings.discoveryPrefix = mqttDiscovery ? mqttDiscoveryPrefix : nil
         settings.clientID = mqttClientId
         settings.acceptsCommands = mqttCommands
+        if readingSecrets, let mqttCommandSecretFile {
+            settings.commandSecret = try MQTTCommandSecret.read(mqttCommandSecretFile)
+        }
         settings.publishesMeasurements = mqttRawMeasurements
         settings.scannerTimeout = Duration(secondsRoundedUp: mqttScannerTimeout)
         settings.keepAlive = .seconds(mqttKeepAlive)

@@ -110,7 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ArgumentParser.ValidationError("--idle-timeout must be a positive number of seconds, got \(idleTimeout)")
         }
         do {
-            _ = try mqtt.settings(readingPassword: false)
+            _ = try mqtt.settings(readingSecrets: false)
         } catch {
             throw ArgumentParser.ValidationError("\(error)")
         }
@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configured = Settings(
             host: host, port: port, stateDirectory: stateDir, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes,
-            walkingSpeed: walkingSpeed, logLevel: logLevel, mqtt: try mqtt.settings(readingPassword: true)
+            walkingSpeed: walkingSpeed, logLevel: logLevel, mqtt: try mqtt.settings(readingSecrets: true)
         )
         DaemonLogging.bootstrap(level: configured.logLevel)
         let logger = Logger(label: "switchd")

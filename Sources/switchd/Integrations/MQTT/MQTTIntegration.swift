@@ -36,7 +36,10 @@ struct MQTTIntegration: Sendable {
         let outbox = MQTTOutbox(database: database, topics: topics, status: self.status)
         self.outbox = outbox
         presenceRelay = MQTTPresenceRelay(database: database, outbox: outbox, feed: feeds.events, logger: logger, clock: clock)
-        let commands = settings.acceptsCommands ? MQTTSwitchCommands(database: database, hub: hub, topics: topics, logger: logger) : nil
+        let commands = settings.acceptsCommands ? MQTTSwitchCommands(
+            database: database, hub: hub, topics: topics, secret: settings.commandSecret, nonces: MQTTCommandNonces(window: settings.commandWindow),
+            metrics: MQTTCommandMetrics(factory: metrics.factory), logger: logger, now: now
+        ) : nil
         publisher = MQTTPublisher(
             settings: settings, tls: tls, database: database, hub: hub, feeds: feeds, status: self.status, commands: commands,
             logger: logger, clock: clock, now: now

@@ -16,8 +16,13 @@ struct MQTTSettings: Sendable {
     /// Where Home Assistant looks for discovery configuration; nil publishes none.
     var discoveryPrefix: String? = defaultDiscoveryPrefix
     var clientID = defaultClientID
-    /// Whether admins may flip switches through `<prefix>/scanners/<id>/switch/set`.
+    /// Whether switches may be flipped through `<prefix>/scanners/<id>/switch/set`.
     var acceptsCommands = false
+    /// The key commands are signed with (`--mqtt-command-secret-file`); without it every command
+    /// is refused.
+    var commandSecret: MQTTCommandSecret?
+    /// How old or far ahead a signed command may be, and how many nonces are remembered.
+    var commandWindow = MQTTCommandWindow()
     /// Whether each stored reading is published too (QoS 0, not kept while the broker is away).
     var publishesMeasurements = false
     var keepAlive: Duration = .seconds(defaultKeepAliveSeconds)

@@ -14,8 +14,8 @@ import Testing
 /// published by the leader; a switch
 /// command the leader receives reaches a long-poll the other holds; when the leader stops, the
 /// other takes over and publishes the retained state again; and the outbox's wake-up crosses
-/// instances. Every step waits on an election's report, a broker message or an HTTP answer,
-/// never on time.
+/// instances; a command the old leader took is refused when replayed to the new one. Every step
+/// waits on an election's report, a broker message or an HTTP answer, never on time.
 @Suite("MQTT bridge across instances", postgresInstalled, .postgresServer, .timeLimit(.minutes(3)))
 struct PostgresMQTTBridgeTests {
     @Test func oneInstancePublishesWhatEitherStoresAndTheOtherTakesOver() async throws {
@@ -25,11 +25,12 @@ struct PostgresMQTTBridgeTests {
         let watcher = try await MQTTWatcher(port: broker.port, topics: ["floorscan/#", "homeassistant/#"], folder: folder)
         let (databaseA, databaseB) = try await twoPostgresInstances(maxConnections: 4)
         let adminToken = try await issueToken(databaseA, .admin, name: "mqtt bridge tests")
+        let wall = SetWallClock(Date())
 
-        let a = try await BridgeInstance.started(database: databaseA, broker: broker, adminToken: adminToken)
+        let a = try await BridgeInstance.started(database: databaseA, broker: broker, adminToken: adminToken, wallClock: wall.wallClock)
         #expect(await a.nextMQTTStanding() == .leading)
         await a.status.wait { $0.connected }
-        let b = try await BridgeInstance.started(database: databaseB, broker: broker, adminToken: adminToken)
+        let b = try await BridgeInstance.started(database: databaseB, broker: broker, adminToken: adminToken, wallClock: wall.wallClock)
         #expect(await b.nextMQTTStanding() == .following)
 
         // A scanner registered and placed through B: A announces it to Home Assistant and
@@ -60,7 +61,11 @@ struct PostgresMQTTBridgeTests {
         async let polled = b.switchd.client.call(
             "GET", "/v1/scanners/default/switch?revision=\(before.revision)&wait=50", as: ScanSwitch.self
         )
-        let command = #"{"token": "\#(adminToken)", "switch": {"scanning": true}, "requestID": "across"}"#
+        // Stamped after A began taking commands and the skew allowed.
+        wall.set(wall.now.addingTimeInterval(30))
+        let command = try MQTTCommandTests.signed(
+            #"{"switch": {"scanning": true}, "requestID": "across"}"#, at: Int64(wall.now.timeIntervalSince1970)
+        )
         try await MQTTSwitchd.publish(command, on: "floorscan/scanners/default/switch/set", port: broker.port)
         let result = try await watcher.waitFor("floorscan/scanners/default/switch/result", payload: .containing("across"))
         #expect(result.payload.contains(#""accepted":true"#))
@@ -79,6 +84,12 @@ struct PostgresMQTTBridgeTests {
         await b.status.wait { $0.connected }
         let republished = try await watcher.waitFor(count: switchesSoFar + 1, "floorscan/scanners/default/switch")
         #expect(try republished.last?.decoded(ScanSwitch.self, with: JSONCoding.decoder()).revision == flipped.revision)
+        // The command A took, sent again within its window: B has not seen its nonce, but it
+        // began taking commands after the command's stamp, so it refuses it.
+        try await MQTTSwitchd.publish(command, on: "floorscan/scanners/default/switch/set", port: broker.port)
+        let replayed = try await watcher.waitFor("floorscan/scanners/default/switch/result", payload: .containing("replay_horizon"))
+        #expect(replayed.payload.contains(#""accepted":false"#) && replayed.payload.contains("across"))
+        #expect(try await b.switchd.client.scanSwitch().revision == flipped.revision)
         _ = try await watcher.waitFor(count: 2, "floorscan/status", payload: .equal("online"))
         let floor = try await b.switchd.client.createFloor("Upstairs")
         let hall = try await b.switchd.client.createRoom("Hall", floor: floor)
@@ -166,11 +177,14 @@ private struct BridgeInstance {
 
     var status: MQTTStatus { switchd.status }
 
-    static func started(database: AppDatabase, broker: MosquittoBroker, adminToken: String) async throws -> BridgeInstance {
+    static func started(
+        database: AppDatabase, broker: MosquittoBroker, adminToken: String, wallClock: WallClock = .system
+    ) async throws -> BridgeInstance {
         var logger = Logger(label: "switchd-mqtt-postgres-tests")
         logger.logLevel = .critical
         var mqtt = MQTTSettings(broker: try MQTTBroker(url: "mqtt://127.0.0.1:\(broker.port)"))
         mqtt.acceptsCommands = true
+        mqtt.commandSecret = try MQTTCommandSecret(MQTTCommandTests.secretText)
         mqtt.minReconnectDelay = .milliseconds(50)
         mqtt.maxReconnectDelay = .milliseconds(400)
         let metrics = SwitchdMetrics()
@@ -179,7 +193,7 @@ private struct BridgeInstance {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(
             settings: Settings(host: "127.0.0.1", port: 0, mqtt: mqtt), database: database, logger: logger, metrics: metrics,
-            mqttStatus: status, onServerRunning: { port in portContinuation.yield(port) }, onLeadership: { role, standing in
+            wallClock: wallClock, mqttStatus: status, onServerRunning: { port in portContinuation.yield(port) }, onLeadership: { role, standing in
                 if role == "mqtt" { report.yield(standing) }
             }
         )

@@ -29,6 +29,9 @@ struct MQTTPublisher: Service {
 
     func run() async throws {
         var backoff = ReconnectBackoff(minimum: settings.minReconnectDelay, maximum: settings.maxReconnectDelay)
+        // Once per run (a start, or a takeover in a cluster), not per connection: the nonces
+        // remembered across a reconnect still stand.
+        commands?.startListening()
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let connectionsBefore = await status.report().connections
             var failure: (any Error)?
