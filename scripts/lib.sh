@@ -44,3 +44,35 @@ floorscan_install_deps() {
         exit 1
     fi
 }
+
+# floorscan_build "WHAT" COMMAND...: runs a build so that a newcomer can tell it from a hang. It
+# says how long a first build takes, prints a line every 30 s with the step SwiftPM is at
+# ("[1234/3618] Compiling ..."), then how long it took; on failure it prints the build's output.
+floorscan_build() {
+    local what="$1"; shift
+    local log start pid status=0 waited=0
+    log="$(mktemp)"
+    start=$SECONDS
+    echo "==> $what"
+    echo "    (a first build fetches nothing and compiles everything: about 12-15 minutes on 2 cores; later builds take seconds to a minute)"
+    "$@" >"$log" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 1
+        waited=$((waited + 1))
+        if ((waited % 30 == 0)); then
+            local step
+            step="$(grep -o '^\[[0-9]*/[0-9]*\] [A-Za-z]* [^ ]*' "$log" | tail -1 || true)"
+            printf '    %dm%02ds: %s\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) "${step:-resolving packages}"
+        fi
+    done
+    wait "$pid" || status=$?
+    if ((status != 0)); then
+        cat "$log"
+        rm -f "$log"
+        echo "error: $what failed after $((SECONDS - start)) s" >&2
+        return "$status"
+    fi
+    rm -f "$log"
+    printf '    built in %dm%02ds\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60))
+}
