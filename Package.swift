@@ -101,7 +101,10 @@ let package = Package(
                 "ScanContract", "Positioning", "SwitchdStore", "DaemonSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // HTTP/2 over TLS, chosen by ALPN, so a page's live feeds share one connection.
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 // The MQTT client's socket (docs/mqtt.md says why MQTT is spoken over swift-nio).
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -178,6 +181,9 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 // Checks webhook signatures the way a receiver would.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // An HTTP/2 client over TLS, as browsers are to switchd with a certificate.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // Read through #filePath, not as bundle resources.
             exclude: ["Fixtures"]

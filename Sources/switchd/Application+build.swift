@@ -224,6 +224,8 @@ func buildRouter(
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
     PlacementsController(database: database, hub: hub).addRoutes(to: router)
+    LiveFeedController(database: database, hub: hub, feeds: feeds, streams: LiveStreams(subscribers: metrics.subscribers(feed: "live")))
+        .addRoutes(to: router)
     DashboardController(database: database).addRoutes(to: router)
     return router
 }

@@ -80,12 +80,12 @@ extension AppDatabase {
             """, [.integer(floorID), .real(x), .real(x), .real(y), .real(y)])?.int64("room_id")
     }
 
-    /// The tag's positions after ID `after`, ascending, with `time` in `since..<until`, read in
+    /// The tag's positions (every tag's when `tagID` is nil) after ID `after`, ascending, with `time` in `since..<until`, read in
     /// one snapshot with the feed's end.
-    package func tagPositions(of tagID: Int64, since: Date?, until: Date?, after id: Int64, limit: Int) async throws -> FeedSlice<TagPosition> {
+    package func tagPositions(of tagID: Int64?, since: Date?, until: Date?, after id: Int64, limit: Int) async throws -> FeedSlice<TagPosition> {
         try await readStatements { sql in
             var conditions = StoreConditions()
-            conditions.add("tag_id = ?", .integer(tagID))
+            conditions.add("tag_id = ?", tagID.map(StoreValue.integer))
             conditions.add("id > ?", .integer(id))
             conditions.add("time_ms >= ?", since.map { .integer($0.milliseconds) })
             conditions.add("time_ms < ?", until.map { .integer($0.milliseconds) })

@@ -108,6 +108,9 @@ struct RoutePolicy: Sendable {
         "GET /v1/positions/stream": .read,
         "GET /v1/events": .read,
         "GET /v1/events/stream": .read,
+        // Every feed in one stream (positions, tag positions, readings, switches): as the feeds'
+        // own streams, read only.
+        "GET /v1/stream": .read,
 
         "POST /v1/webhooks": .admin,
         "GET /v1/webhooks": .admin,

@@ -44,7 +44,7 @@ struct PostgresRouteGate: RouterMiddleware {
         "GET /v1/tags/{id}/positions", "GET /v1/tags/{id}/positions/latest", "GET /v1/tags/{id}/positions/stream",
         "GET /v1/tags/{id}/events", "GET /v1/tags/{id}/events/stream",
         "GET /v1/placements", "GET /v1/scanners/{id}/placement", "PUT /v1/scanners/{id}/placement", "DELETE /v1/scanners/{id}/placement",
-        "GET /v1/events", "GET /v1/events/stream",
+        "GET /v1/events", "GET /v1/events/stream", "GET /v1/stream",
         "POST /v1/webhooks", "GET /v1/webhooks", "DELETE /v1/webhooks/{id}", "GET /v1/webhooks/{id}/deliveries",
         "GET /v1/integrations/webhooks", "GET /v1/integrations/mqtt",
     ]

@@ -7,9 +7,6 @@ extension FeedSource {
     /// Rows read from the database at a time by a stream.
     static var streamPageSize: Int { 500 }
 
-    /// The header an event-stream client sends when it reconnects, lower case as HTTP/2 spells it.
-    static var lastEventIDHeader: String { "last-event-id" }
-
     /// A `text/event-stream` answer: every matching row after the `Last-Event-ID` header or the
     /// sequence `after` (the `?after=` parameter), else from now on, as `event: <event>`,
     /// `id: <sequence>`, data the item's JSON. `subscribers` is one higher while the response body is being written.
@@ -68,7 +65,7 @@ extension FeedSource {
     /// The sequence to resume after: `Last-Event-ID` (what browsers send on reconnect) wins over
     /// `after`; nil for "from now".
     private static func resumePoint(_ request: Request, after: Int64?) throws -> Int64? {
-        if let header = request.headers.first(where: { $0.name.canonicalName == lastEventIDHeader })?.value {
+        if let header = ServerSentEvent.lastEventID(of: request) {
             guard let sequence = Int64(header), sequence >= 0 else {
                 throw APIError.invalidField("Last-Event-ID", "must be the id of an event of this stream (a sequence number), got \(APIError.echo(header))")
             }

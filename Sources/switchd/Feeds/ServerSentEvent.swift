@@ -16,6 +16,11 @@ extension ServerSentEvent {
     /// How often an idle stream sends ``keepAlive``.
     static let keepAliveInterval = Duration.seconds(15)
 
+    /// The `Last-Event-ID` header an event-stream client sends when it reconnects.
+    static func lastEventID(of request: Request) -> String? {
+        request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value
+    }
+
     static let headers: HTTPFields = [
         .contentType: "text/event-stream",
         .cacheControl: "no-cache",

@@ -3,8 +3,9 @@ import ScanContract
 import SwitchdStore
 
 extension AppDatabase {
-    /// One tag's positions in `since..<until`, as a feed for paging and streaming.
-    func tagPositionSource(of tagID: Int64, since: Date?, until: Date?, feed: SequenceFeed) -> FeedSource<TagPosition> {
+    /// One tag's positions (every tag's when `tagID` is nil) in `since..<until`, as a feed for
+    /// paging and streaming.
+    func tagPositionSource(of tagID: Int64?, since: Date?, until: Date?, feed: SequenceFeed) -> FeedSource<TagPosition> {
         FeedSource(
             event: "tagPosition", sequence: { $0.id },
             read: { after, limit in try await tagPositions(of: tagID, since: since, until: until, after: after, limit: limit) },

@@ -69,6 +69,7 @@ struct RouteAccessTests {
         "GET /v1/positions/stream": ["admin", "reader"],
         "GET /v1/events": ["admin", "reader"],
         "GET /v1/events/stream": ["admin", "reader"],
+        "GET /v1/stream": ["admin", "reader"],
         "POST /v1/webhooks": ["admin"],
         "GET /v1/webhooks": ["admin"],
         "DELETE /v1/webhooks/{id}": ["admin"],

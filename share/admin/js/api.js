@@ -82,10 +82,11 @@ export class Api {
    *
    * @param {string} path
    * @param {{signal: AbortSignal, onEvent: (event: {id: string|null, event: string, data: string}) => void,
-   *          onOpen?: () => void, onState?: (state: string) => void}} handlers
+   *          onOpen?: () => void, onState?: (state: string) => void, lastEventId?: string|null}} handlers
+   *        `lastEventId`: resume after this event of an earlier stream
    */
-  async stream(path, { signal, onEvent, onOpen, onState = () => {} }) {
-    let lastEventId = null;
+  async stream(path, { signal, onEvent, onOpen, onState = () => {}, lastEventId: resumeAfter = null }) {
+    let lastEventId = resumeAfter;
     let pause = 500;
     while (!signal.aborted) {
       try {

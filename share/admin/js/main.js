@@ -7,6 +7,7 @@ import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
 import { loadIntegrations } from './integrations.js';
+import { LiveFeed } from './live.js';
 import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
@@ -47,8 +48,10 @@ const state = {
 };
 
 const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
+/** Everything the page follows live, in one stream (live.js). */
+const live = new LiveFeed(api);
 const geoReference = new GeoReferencePanel(api, $, (text, isError) => say(text, isError));
-const walks = new WalkPanel(api, $, (text, isError) => say(text, isError), () => loadFloorContents());
+const walks = new WalkPanel(api, live, $, (text, isError) => say(text, isError), () => loadFloorContents());
 
 // ---- status and error handling ----
 
@@ -84,6 +87,8 @@ async function signIn(event) {
 
 function signOut(message) {
   stopStreams();
+  state.tagFeeds = null;
+  live.closeAll();
   sessionStorage.removeItem(TOKEN_KEY);
   $('app-view').hidden = true;
   $('sign-out').hidden = true;
@@ -172,7 +177,7 @@ async function loadFloorContents() {
 
 // ---- tags tracked from fixed scanners ----
 
-/** This floor's fixed scanners, every tag's latest position, and a live feed per tag. */
+/** This floor's fixed scanners, every tag's latest position, and every tag's positions live. */
 async function loadTags() {
   const floor = state.floor;
   const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.get('/v1/tags')]);
@@ -181,20 +186,13 @@ async function loadTags() {
   state.tags = tags;
   state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
   renderTags(api, tags, state.tagPositions);
-  if (state.tagFeeds) state.tagFeeds.abort();
-  state.tagFeeds = new AbortController();
-  for (const tag of tags) {
-    api.stream(`/v1/tags/${tag.id}/positions/stream`, {
-      signal: state.tagFeeds.signal,
-      onOpen: () => {},
-      onEvent: (event) => {
-        if (event.event !== 'tagPosition') return;
-        state.tagPositions.set(tag.id, JSON.parse(event.data));
-        renderPlan();
-        renderTags(api, state.tags, state.tagPositions);
-      },
-    }).catch(() => {});
-  }
+  // One interest in every tag's positions, however many tags there are: the page's one stream.
+  state.tagFeeds ??= live.follow({ feed: 'tagPosition' }, (event, position) => {
+    if (!state.tags.some((tag) => tag.id === position.tagID)) return;
+    state.tagPositions.set(position.tagID, position);
+    renderPlan();
+    renderTags(api, state.tags, state.tagPositions);
+  });
 }
 
 function tagsOnFloor() {
@@ -747,12 +745,6 @@ function checkSwitch(s) {
   }
 }
 
-function opened(stream) {
-  let resolve;
-  const promise = new Promise((r) => { resolve = r; });
-  return { promise, onOpen: () => { resolve(); stream.onOpen?.(); } };
-}
-
 async function scanHere() {
   const location = locationByID(state.chosen);
   const scannerID = $('scanner-select').value;
@@ -768,32 +760,21 @@ async function scanHere() {
   renderLocations();
   renderPlan();
   const signal = s.controller.signal;
-  const measurementsOpen = opened({});
-  const switchOpen = opened({});
   const scanner = encodeURIComponent(scannerID);
-  api.stream(`/v1/measurements/stream?location=${location.id}&scanner=${scanner}`, {
-    signal,
-    onOpen: measurementsOpen.onOpen,
-    onEvent: (event) => {
-      if (event.event !== 'measurement') return;
-      const m = JSON.parse(event.data);
-      s.samples += 1;
-      if (m.kind === 'wifi' || m.bssid) s.aps.add(m.bssid);
-      else s.beacons.add(`${m.uuid}/${m.major}/${m.minor}`);
-      if (Number.isInteger(m.scan)) s.scansSeen = Math.max(s.scansSeen, m.scan + 1);
-      showSurveyProgress();
-    },
-  });
-  api.stream(`/v1/scanners/${scanner}/switch/stream`, {
-    signal,
-    onOpen: switchOpen.onOpen,
-    onEvent: (event) => {
-      s.latestSwitch = JSON.parse(event.data);
-      checkSwitch(s);
-    },
-  });
+  const measurements = live.follow({ feed: 'measurement', scannerID }, (event, m) => {
+    if (m.locationID !== location.id) return;
+    s.samples += 1;
+    if (m.kind === 'wifi' || m.bssid) s.aps.add(m.bssid);
+    else s.beacons.add(`${m.uuid}/${m.major}/${m.minor}`);
+    if (Number.isInteger(m.scan)) s.scansSeen = Math.max(s.scansSeen, m.scan + 1);
+    showSurveyProgress();
+  }, { signal });
+  const switches = live.follow({ feed: 'switch', scannerID }, (event, sw) => {
+    s.latestSwitch = sw;
+    checkSwitch(s);
+  }, { signal });
   await Promise.race([
-    Promise.all([measurementsOpen.promise, switchOpen.promise]),
+    Promise.all([measurements.opened, switches.opened]),
     new Promise((resolve) => { setTimeout(resolve, 5000); }),
   ]);
   const sw = await api.patch(`/v1/scanners/${scanner}/switch`, {
@@ -821,26 +802,21 @@ async function startLocating() {
   const l = { controller: new AbortController(), count: 0 };
   state.locate = l;
   const scanner = encodeURIComponent(scannerID);
-  const open = opened({});
-  api.stream(`/v1/positions/stream?scannerID=${scanner}`, {
+  const positions = live.follow({ feed: 'position', scannerID }, (event, p) => {
+    l.count += 1;
+    state.position = p;
+    const where = state.floor && p.floor === state.floor.id ? '' : ` on ${floorName(p.floor)}`;
+    const text = $('locate-text');
+    text.textContent = `Position ${l.count}${where}: (${p.x.toFixed(1)} m, ${p.y.toFixed(1)} m) ± ${p.accuracyMetres.toFixed(1)} m by ${p.method}.`;
+    text.dataset.count = String(l.count);
+    text.dataset.x = String(p.x);
+    text.dataset.y = String(p.y);
+    renderPlan();
+  }, {
     signal: l.controller.signal,
-    onOpen: open.onOpen,
     onState: (text) => { if (text !== 'live') $('locate-text').textContent = `Position feed ${text}.`; },
-    onEvent: (event) => {
-      if (event.event !== 'position') return;
-      const p = JSON.parse(event.data);
-      l.count += 1;
-      state.position = p;
-      const where = state.floor && p.floor === state.floor.id ? '' : ` on ${floorName(p.floor)}`;
-      const text = $('locate-text');
-      text.textContent = `Position ${l.count}${where}: (${p.x.toFixed(1)} m, ${p.y.toFixed(1)} m) ± ${p.accuracyMetres.toFixed(1)} m by ${p.method}.`;
-      text.dataset.count = String(l.count);
-      text.dataset.x = String(p.x);
-      text.dataset.y = String(p.y);
-      renderPlan();
-    },
   });
-  await Promise.race([open.promise, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
+  await Promise.race([positions.opened, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
   await api.patch(`/v1/scanners/${scanner}/switch`, {
     scanning: true, mode: 'locate', storeData: false, locationID: null, roomID: null, stopAfter: null,
   });

@@ -7,12 +7,14 @@
 export class WalkPanel {
   /**
    * @param {import('./api.js').Api} api
+   * @param {import('./live.js').LiveFeed} live the page's live feed
    * @param {(id: string) => HTMLElement} $ the page's element lookup
    * @param {(text: string, isError?: boolean) => void} say the page's status line
    * @param {() => Promise<void>} reload reloads the floor's locations and radio map
    */
-  constructor(api, $, say, reload) {
+  constructor(api, live, $, say, reload) {
     this.api = api;
+    this.live = live;
     this.$ = $;
     this.say = say;
     this.reload = reload;
@@ -51,7 +53,7 @@ export class WalkPanel {
   }
 
   /**
-   * Follows the scanner's stored readings (`/v1/measurements/stream`) until its next walk starts.
+   * Follows the scanner's stored readings (the page's live feed) until its next walk starts.
    * A reading of this walk stored after the arrival was placed by switchd as more points: the walk
    * is read again and, when it has more points than shown, the floor reloaded. Readings arriving
    * meanwhile lead to one more look once that is done.
@@ -88,14 +90,10 @@ export class WalkPanel {
         running = false;
       }
     };
-    this.api.stream(`/v1/measurements/stream?scanner=${encodeURIComponent(walk.scannerID)}`, {
-      signal: following.signal,
-      onOpen: () => {},
-      onEvent: (event) => {
-        const arrived = this.walk?.id !== walk.id;
-        if (arrived && event.event === 'measurement' && JSON.parse(event.data).switchRevision === walk.switchRevision) look();
-      },
-    }).catch(() => {});
+    this.live.follow({ feed: 'measurement', scannerID: walk.scannerID }, (event, stored) => {
+      const arrived = this.walk?.id !== walk.id;
+      if (arrived && stored.switchRevision === walk.switchRevision) look();
+    }, { signal: following.signal });
   }
 
   /** Ends the walk under way now; its points appear once the map is reloaded. */

@@ -169,7 +169,8 @@ function follow(scannerID) {
   const controller = new AbortController();
   state.follow = controller;
   $('where-text').textContent = `Waiting for where ${scannerID} is…`;
-  api.stream(`/v1/positions/stream?scannerID=${encodeURIComponent(scannerID)}`, {
+  // The one multiplexed feed (GET /v1/stream), as the admin page follows everything live.
+  api.stream(`/v1/stream?feeds=position&scannerIDs=${encodeURIComponent(scannerID)}`, {
     signal: controller.signal,
     onState: (text) => { if (text !== 'live') say(`Position feed ${text}.`); },
     onEvent: guard(async (event) => {

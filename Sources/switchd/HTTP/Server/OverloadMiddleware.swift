@@ -13,7 +13,8 @@ struct OverloadMiddleware: RouterMiddleware {
     static let retryAfterSeconds = 1
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let table, request.uri.path != "/healthz", table.isOverflow(context.connection) else {
+        guard let table, request.uri.path != "/healthz",
+              table.isOverflow(context.connection) || context.parentConnection.map(table.isOverflow) == true else {
             return try await next(request, context)
         }
         table.metrics.refused.increment()

@@ -10,7 +10,11 @@ struct TLSFiles: Sendable, Equatable {
         var description: String
     }
 
-    /// A server TLS context (TLS 1.2 and 1.3, NIOSSL's default ciphers) from the two files.
+    /// What ALPN offers, preferred first: HTTP/2, else HTTP/1.1.
+    static let applicationProtocols = ["h2", "http/1.1"]
+
+    /// A server TLS context (TLS 1.2 and 1.3, NIOSSL's default ciphers) from the two files,
+    /// offering HTTP/2 and HTTP/1.1 by ALPN (``applicationProtocols``).
     ///
     /// - Throws: ``Unusable`` naming the file that cannot be read or holds no certificate or key.
     func makeContext() throws -> NIOSSLContext {
@@ -29,7 +33,8 @@ struct TLSFiles: Sendable, Equatable {
         } catch {
             throw Unusable(description: "--tls-key \(keyPath): not a readable PEM private key (\(error))")
         }
-        let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.applicationProtocols = Self.applicationProtocols
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Logging
+import ScanContract
+import SwitchdStore
+
+/// `GET /v1/stream`: one server-sent-event stream carrying several feeds at once, so that a page
+/// following many tags and scanners holds one connection, not one per item (browsers allow six
+/// HTTP/1.1 connections per origin). Each event is `event: <feed>` (``LiveFeedName``), data the
+/// item's JSON as that feed's own stream sends it (the item named by its `tagID` or
+/// `scannerID`), `id:` the stream's ``LiveCursor``; `Last-Event-ID` (or `?after=`) resumes after
+/// it, nothing skipped or repeated, and a feed the cursor does not name starts from now.
+struct LiveFeedController {
+    let database: AppDatabase
+    let hub: SwitchHub
+    let feeds: Feeds
+    let streams: LiveStreams
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/v1/stream", use: stream)
+        router.allowOnly([.get], on: "/v1/stream")
+    }
+
+    /// - Throws: 422 for a bad query or resume point (``LiveFeedQuery``); 404 when the switch feed
+    ///   names an unknown scanner.
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = try LiveFeedQuery(request)
+        // "From now" is fixed before the response starts, so a row stored once the client has
+        // the response head is always sent.
+        let lanes = try await lanes(for: query)
+        let streams = streams
+        let principal = context.principal
+        let logger = context.logger
+        return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
+            let registration = streams.register(principal)
+            defer { streams.unregister(registration) }
+            do {
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await Self.follow(lanes, writer: &writer)
+                }
+            } catch is CancellationError {
+                logger.debug("Live stream client left")
+                return
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Writes each lane's events as they come, until the client leaves or switchd shuts down; a
+    /// `: keep-alive` comment goes out every 15 s of quiet.
+    private static func follow(_ lanes: [any LiveLane], writer: inout any ResponseBodyWriter) async throws {
+        var lanes = lanes
+        let encoder = JSONCoding.encoder()
+        while true {
+            var more = false
+            for index in lanes.indices {
+                let (events, laneMore) = try await lanes[index].read(encoder: encoder)
+                more = more || laneMore
+                for event in events {
+                    var cursor = LiveCursor()
+                    for (other, lane) in lanes.enumerated() {
+                        cursor.sequences[lane.feed] = other == index ? (event.sequence ?? lane.covered) : lane.covered
+                    }
+                    let frame = ServerSentEvent(id: cursor.text, event: lanes[index].feed.rawValue, data: event.data)
+                    try await writer.write(try frame.frame)
+                }
+            }
+            if more { continue }
+            let waiting = lanes
+            switch await wake(after: ServerSentEvent.keepAliveInterval, orWhen: { await anyChange(of: waiting) }) {
+            case .changed: continue
+            case .timedOut: try await writer.write(ServerSentEvent.keepAlive)
+            case .stopping: return
+            }
+        }
+    }
+
+    /// Returns once any lane may have more.
+    private static func anyChange(of lanes: [any LiveLane]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for lane in lanes {
+                group.addTask { await lane.waitForChange() }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One lane per feed `query` follows, each starting where the resume point says, else now.
+    private func lanes(for query: LiveFeedQuery) async throws -> [any LiveLane] {
+        var lanes: [any LiveLane] = []
+        func start(_ feed: LiveFeedName, end: () async throws -> Int64) async throws -> Int64 {
+            if let sequence = query.resume?.sequences[feed] { return sequence }
+            return try await end()
+        }
+        for feed in query.feeds.sorted() {
+            switch feed {
+            case .position:
+                // One scanner is narrowed in the database; several are kept as they are read.
+                let filter = PositionFilter(scannerID: query.scannerIDs.flatMap { $0.count == 1 ? $0.first : nil })
+                let source = database.positionSource(matching: filter, feed: feeds.positions)
+                lanes.append(RowLane(feed, source: source, after: try await start(feed, end: source.end)) { position in
+                    query.follows(position.scannerID) && query.follows(floorID: position.floor)
+                })
+            case .tagPosition:
+                let source = database.tagPositionSource(of: query.tagIDs.flatMap { $0.count == 1 ? $0.first : nil }, since: nil, until: nil, feed: feeds.tagPositions)
+                lanes.append(RowLane(feed, source: source, after: try await start(feed, end: source.end)) { position in
+                    (query.tagIDs?.contains(position.tagID) ?? true) && query.follows(floorID: position.floorID)
+                })
+            case .measurement:
+                let filter = MeasurementFilter(scannerID: query.scannerIDs.flatMap { $0.count == 1 ? $0.first : nil })
+                let source = database.measurementSource(matching: filter, feed: feeds.measurements)
+                lanes.append(RowLane(feed, source: source, after: try await start(feed, end: source.end)) { stored in
+                    query.follows(stored.scannerID)
+                })
+            case .switch:
+                let scanners = query.scannerIDs ?? []
+                for scannerID in scanners {
+                    _ = try await database.currentSwitch(of: scannerID)
+                }
+                lanes.append(SwitchLane(database: database, hub: hub, scanners: scanners))
+            }
+        }
+        return lanes
+    }
+}
