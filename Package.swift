@@ -78,6 +78,9 @@ let package = Package(
         // libcurl (OpenSSL flavour, libcurl4 on Debian and Raspberry Pi OS), for scannerd's HTTP client:
         // a shared system library instead of SwiftNIO, AsyncHTTPClient and BoringSSL compiled in.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libxml2, for switchd's SVG floor plans: parsed with options switchd chooses (no entities, no
+        // DTD, no network), which FoundationXML's XMLParser does not let it set.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // switchd's storage: contract values in, contract values out, through GRDB records. It knows
         // nothing of HTTP, feeds or tokens' secrets; switchd itself does not link GRDB, so no row is
@@ -98,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "switchd",
             dependencies: [
-                "ScanContract", "Positioning", "SwitchdStore", "DaemonSupport",
+                "ScanContract", "Positioning", "SwitchdStore", "DaemonSupport", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 // HTTP/2 over TLS, chosen by ALPN, so a page's live feeds share one connection.

@@ -26,6 +26,8 @@ import SwitchdStore
 ///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
 ///   - expectedErrors: estimates the radio map's expected errors in the background; tests pass one
 ///     to wait on or to hold.
+///   - svgPlans: reads SVG plans, uploaded and stored; nil reads them with the standard budget
+///     (``SVGBudget/standard(maxBytes:)`` of `settings.maxPlanBytes`). Tests pass one to hold.
 ///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
 ///     after systemd has been told `READY=1`.
 ///   - onLeadership: told this instance's standing after each try in a cluster's elections on
@@ -47,6 +49,7 @@ func buildApplication(
     mqttTLS: NIOSSLContext? = nil,
     mqttStatus: MQTTStatus? = nil,
     expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
+    svgPlans: SVGPlanReader? = nil,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
     onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
@@ -61,7 +64,7 @@ func buildApplication(
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections,
-        expectedErrors: expectedErrors, wallClock: wallClock
+        expectedErrors: expectedErrors, wallClock: wallClock, svgPlans: svgPlans
     )
     var app = Application(
         router: router,
@@ -160,7 +163,7 @@ func buildRouter(
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
     mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    wallClock: WallClock = .system
+    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -188,7 +191,8 @@ func buildRouter(
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
-    FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes).addRoutes(to: router)
+    let svgPlans = svgPlans ?? SVGPlanReader(budget: .standard(maxBytes: settings.maxPlanBytes))
+    FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes, svgPlans: svgPlans).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
     WalksController(database: database, hub: hub, wallClock: wallClock).addRoutes(to: router)
@@ -203,7 +207,7 @@ func buildRouter(
     LocateController(database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored)
         .addRoutes(to: router)
     GeoreferenceController(database: database).addRoutes(to: router)
-    RoomLinksController(database: database).addRoutes(to: router)
+    RoomLinksController(database: database, svgPlans: svgPlans).addRoutes(to: router)
     EmittersController(database: database).addRoutes(to: router)
     BeaconsController(database: database, hub: hub).addRoutes(to: router)
     LinksController(database: database).addRoutes(to: router)

@@ -28,18 +28,39 @@ public enum PlanImageFormat: String, Codable, Sendable, CaseIterable {
 
     /// The format of `bytes`, or nil when they are none of PNG, JPEG or SVG.
     ///
-    /// An SVG is UTF-8 text (a byte-order mark allowed) that starts with `<` and whose root
-    /// element `<svg` appears within the first ``svgRootSearchLimit`` bytes; any NUL byte there
-    /// means binary, so not SVG.
+    /// An SVG is text that starts with `<` and whose root element `<svg` appears within the first
+    /// ``svgRootSearchLimit`` bytes: UTF-16 with its byte-order mark (XML 1.0, 4.3.3: a UTF-16
+    /// document must begin with one), else UTF-8 (a byte-order mark allowed), else bytes read as
+    /// ISO-8859-1 (a plan that declares it); any NUL character there means binary, so not SVG.
+    /// Whether the text is an SVG document switchd keeps is for its parser to say.
     public static func detect(_ bytes: some Collection<UInt8>) -> PlanImageFormat? {
         if bytes.starts(with: pngSignature) { return .png }
         if bytes.starts(with: jpegSignature) { return .jpeg }
-        var head = Array(bytes.prefix(svgRootSearchLimit))
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
-        guard !head.contains(0), let text = String(validating: head, as: UTF8.self) ?? Self.validPrefix(head) else { return nil }
+        let text = headText(Array(bytes.prefix(svgRootSearchLimit)))
+        guard !text.unicodeScalars.contains("\0") else { return nil }
         let trimmed = text.drop { $0.isWhitespace }
         guard trimmed.first == "<" else { return nil }
         return trimmed.lowercased().contains("<svg") ? .svg : nil
+    }
+
+    /// The start of a file as text: UTF-16 after its byte-order mark (a unit cut at the end is
+    /// dropped), or else UTF-8, or else ISO-8859-1 (every byte a character).
+    private static func headText(_ head: [UInt8]) -> String {
+        let bigEndian: Bool
+        switch head.prefix(2) {
+        case [0xFE, 0xFF]: bigEndian = true
+        case [0xFF, 0xFE]: bigEndian = false
+        default:
+            var head = head
+            if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
+            return String(validating: head, as: UTF8.self) ?? validPrefix(head)
+                ?? String(String.UnicodeScalarView(head.map { Unicode.Scalar($0) }))
+        }
+        let units = stride(from: 2, to: head.count - 1, by: 2).map { (index: Int) -> UInt16 in
+            let first = UInt16(head[index]), second = UInt16(head[index + 1])
+            return bigEndian ? first << 8 | second : second << 8 | first
+        }
+        return String(decoding: units, as: UTF16.self)
     }
 
     /// The text of `head` when it is valid UTF-8 but for a character cut at its end.

@@ -9,6 +9,8 @@ struct FloorPlanController {
     let database: AppDatabase
     /// Larger uploads are refused with 413 `body_too_large`.
     let maxPlanBytes: Int
+    /// Reads an SVG upload before it is stored.
+    let svgPlans: SVGPlanReader
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.put("/v1/floors/{id}/plan", use: upload)
@@ -18,7 +20,9 @@ struct FloorPlanController {
 
     /// 200 with the ``Floor`` (its `plan` filled in). The format is read from the bytes; 415
     /// `unsupported_media_type` when they are not PNG, JPEG or SVG (an SVG must parse as XML
-    /// with an `svg` root, ``SVGDocument``), 413 over the limit. A refused plan leaves the stored one.
+    /// with an `svg` root, ``SVGDocument``), 413 over the limit; 422 for an SVG switchd will not
+    /// read (``SVGProblem``: `svg_dtd`, `svg_encoding`, `svg_over_budget`). A refused plan leaves
+    /// the stored one.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("floor")
         var request = request
@@ -36,8 +40,8 @@ struct FloorPlanController {
             )
         }
         let image = Data(bytes)
-        if format == .svg, let problem = SVGDocument.problem(in: image) {
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: problem)
+        if format == .svg, let problem = await svgPlans.problem(in: image) {
+            throw problem.apiError
         }
         return try .json(await database.setPlan(ofFloor: id, format: format, image: image, at: .nowInMilliseconds()))
     }

@@ -7,6 +7,7 @@ import SwitchdStore
 /// floor, and linking its locations in one step.
 struct RoomLinksController {
     let database: AppDatabase
+    let svgPlans: SVGPlanReader
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/rooms/{id}/doors", use: doors)
@@ -21,7 +22,8 @@ struct RoomLinksController {
     }
 
     /// 200 ``AutolinkResult``. Walls come from the floor's SVG plan when it has one and a scale
-    /// (``SVGWalls``); a PNG or JPEG plan, or none, has no walls to respect.
+    /// (``SVGWalls``, read by ``SVGPlanReader``); a PNG or JPEG plan, none, or an SVG that cannot
+    /// be read (logged) has no walls to respect.
     @Sendable func autolink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("room")
         let body = try await request.decodeJSON(AutolinkRequest.self, context: context)
@@ -29,7 +31,7 @@ struct RoomLinksController {
         var walls: [WallSegment] = []
         if let scale = floor.scale, floor.plan?.contentType == PlanImageFormat.svg.mediaType {
             let plan = try await database.plan(ofFloor: floor.id)
-            walls = SVGWalls.segments(in: plan.image, scale: scale)
+            walls = await svgPlans.walls(of: plan, floor: floor.id, scale: scale, logger: context.logger)
         }
         return try .json(await database.autolink(room: id, body, walls: walls))
     }

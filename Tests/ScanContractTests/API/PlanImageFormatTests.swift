@@ -22,6 +22,24 @@ import Testing
         }
     }
 
+    @Test func utf16TextWithItsByteOrderMarkIsSVGTextAndWithoutItIsNot() {
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>"
+        let littleEndian = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let bigEndian = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(PlanImageFormat.detect([0xFF, 0xFE] + littleEndian) == .svg)
+        #expect(PlanImageFormat.detect([0xFE, 0xFF] + bigEndian) == .svg)
+        #expect(PlanImageFormat.detect([0xFF, 0xFE] + littleEndian.dropLast()) == .svg, "a unit cut at the end")
+        #expect(PlanImageFormat.detect(littleEndian) == nil, "no byte-order mark: NULs, so binary")
+        #expect(PlanImageFormat.detect([0xFE, 0xFF] + littleEndian) == nil, "the wrong byte order reads as no text starting with <")
+        #expect(PlanImageFormat.detect([0xFF, 0xFE, 0x3C, 0x00, 0x00, 0x00] + littleEndian) == nil, "a NUL character")
+    }
+
+    @Test func bytesThatAreNoUTF8ReadAsISO88591() {
+        let latin1 = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><svg><text>Caf"#.utf8) + [0xE9] + Array("</text></svg>".utf8)
+        #expect(PlanImageFormat.detect(latin1) == .svg)
+        #expect(PlanImageFormat.detect([0x3C, 0xE9, 0x00] + Array("<svg".utf8)) == nil, "a NUL byte")
+    }
+
     @Test func aRootBeyondTheSearchLimitIsNotFound() {
         let padding = String(repeating: " ", count: PlanImageFormat.svgRootSearchLimit)
         #expect(PlanImageFormat.detect(Array("<!--\(padding)--><svg/>".utf8)) == nil)

@@ -134,13 +134,14 @@ import Testing
         }
     }
 
-    @Test func svgWallsAreReadFromWallElementsOnly() {
-        let walls = SVGWalls.segments(in: Data(Self.plan.utf8), scale: PlanScale(metresPerPixel: 0.1, originX: 0, originY: 0))
+    @Test func svgWallsAreReadFromWallElementsOnly() throws {
+        let budget = SVGBudget.standard(maxBytes: 1 << 20)
+        let walls = try SVGWalls.segments(in: Data(Self.plan.utf8), scale: PlanScale(metresPerPixel: 0.1, originX: 0, originY: 0), budget: budget)
         #expect(walls == [WallSegmentLiteral.wall(5, 0, 5, 3)])
         let shapes = """
             <svg xmlns="http://www.w3.org/2000/svg"><polygon class="Wall" points="0,0 10,0 10,10"/><rect id="outer-wall" x="0" y="0" width="10" height="20"/></svg>
             """
-        #expect(SVGWalls.segments(in: Data(shapes.utf8), scale: PlanScale(metresPerPixel: 1, originX: 0, originY: 0)).count == 3 + 4)
+        #expect(try SVGWalls.segments(in: Data(shapes.utf8), scale: PlanScale(metresPerPixel: 1, originX: 0, originY: 0), budget: budget).count == 3 + 4)
     }
 
     @Test func emittersListEveryAccessPointAndBeaconHeardAndFilterTheFeed() async throws {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Positioning
 import ScanContract
 
@@ -11,14 +8,13 @@ import ScanContract
 /// plan's pixels; `transform` attributes are not applied. Each becomes segments in plan metres
 /// through the floor's ``PlanScale``.
 enum SVGWalls {
-    /// The wall segments, in plan metres; none when `data` does not parse (a stored plan always does).
-    static func segments(in data: Data, scale: PlanScale) -> [WallSegment] {
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
+    /// The wall segments, in plan metres.
+    ///
+    /// - Throws: why ``SVGParser`` would not read `data` (a stored plan may come from a version
+    ///   of switchd that checked less).
+    static func segments(in data: Data, scale: PlanScale, budget: SVGBudget) throws(SVGProblem) -> [WallSegment] {
         let reader = WallReader()
-        parser.delegate = reader
-        guard parser.parse(), parser.parserError == nil else { return [] }
+        try SVGParser.parse(data, budget: budget, handler: reader)
         func metres(_ x: Double, _ y: Double) -> (Double, Double) {
             ((x - scale.originX) * scale.metresPerPixel, (y - scale.originY) * scale.metresPerPixel)
         }
@@ -41,25 +37,23 @@ enum SVGWalls {
 }
 
 /// Collects the segments of wall elements while the parse walks the document.
-private final class WallReader: NSObject, XMLParserDelegate {
+private final class WallReader: SVGElementHandler {
     var pixelSegments: [(Double, Double, Double, Double)] = []
     /// Per open element: whether it or an ancestor names a wall.
     private var wallDepths: [Bool] = []
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
+    func start(_ element: SVGElement) {
+        let attributes = element.attributes
         let isWall = (wallDepths.last ?? false) || SVGWalls.namesWall(attributes)
         wallDepths.append(isWall)
         guard isWall else { return }
         func number(_ name: String) -> Double { Double(attributes[name] ?? "") ?? 0 }
-        switch elementName {
+        switch element.name {
         case "line":
             pixelSegments.append((number("x1"), number("y1"), number("x2"), number("y2")))
         case "polyline", "polygon":
             var corners = SVGWalls.points(attributes["points"] ?? "")
-            if elementName == "polygon", let first = corners.first { corners.append(first) }
+            if element.name == "polygon", let first = corners.first { corners.append(first) }
             for (a, b) in zip(corners, corners.dropFirst()) { pixelSegments.append((a.0, a.1, b.0, b.1)) }
         case "rect":
             let x = number("x"), y = number("y"), width = number("width"), height = number("height")
@@ -70,7 +64,7 @@ private final class WallReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    func end() {
         _ = wallDepths.popLast()
     }
 }
