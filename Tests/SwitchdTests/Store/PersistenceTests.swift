@@ -36,6 +36,7 @@ import Testing
                 "v4-feed-ends",
                 "v4-tag-position-window",
                 "v4-tag-track",
+                "v4-mqtt-dead-letters",
             ])
         }
     }
