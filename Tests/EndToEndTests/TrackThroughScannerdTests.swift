@@ -76,7 +76,7 @@ struct TrackThroughScannerdTests {
         Self.diagnose(sightings, positions: windows)
         #expect(Set(sightings.map(\.scannerID)) == Set(try (0..<3).map { try ScannerID("fixed-\($0)") }))
         let firstHeard = try #require(sightings.map(\.windowEnd).min())
-        let tagEvents = try await api.call("GET", "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+        let tagEvents = try await api.call("GET", "/v1/tags/\(tag.id)/events", as: Page<PresenceEvent>.self).items
         #expect(tagEvents.map(\.kind) == [.missingTagHeard], "one event, at the first window heard")
         #expect(tagEvents.first?.time == firstHeard)
         // The same event reaches integrators as a presence event (webhooks and MQTT relay these).

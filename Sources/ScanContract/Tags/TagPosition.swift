@@ -38,26 +38,3 @@ public struct TagPosition: Codable, Hashable, Sendable {
         self.scannersHeard = scannersHeard
     }
 }
-
-/// Something that happened to a tag (`GET /v1/tags/{id}/events`).
-public struct TagEvent: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Sendable {
-        /// A tag marked missing was heard.
-        case missingTagHeard
-    }
-
-    public var id: Int64
-    public var tagID: Int64
-    public var kind: Kind
-    public var time: Date
-    /// The scanner that heard it.
-    public var scannerID: ScannerID
-
-    public init(id: Int64, tagID: Int64, kind: Kind, time: Date, scannerID: ScannerID) {
-        self.id = id
-        self.tagID = tagID
-        self.kind = kind
-        self.time = time
-        self.scannerID = scannerID
-    }
-}

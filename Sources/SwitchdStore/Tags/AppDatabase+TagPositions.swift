@@ -111,23 +111,6 @@ extension AppDatabase {
         }
     }
 
-    /// The tag's events after ID `after`, ascending: its presence events (the tag kinds carry
-    /// their tag), so their IDs are those of `GET /v1/events`.
-    package func tagEvents(of tagID: Int64, after id: Int64, limit: Int) async throws -> FeedSlice<TagEvent> {
-        try await readStatements { sql in
-            let items = try sql.rows(
-                "SELECT \(PresenceEventRecord.columns) FROM presence_event WHERE tag_id = ? AND id > ? ORDER BY id LIMIT ?",
-                [.integer(tagID), .integer(id), StoreValue(limit)]
-            ).map { try PresenceEventRecord(row: $0).tagEvent() }
-            return FeedSlice(items: items, endOfFeed: try Self.endOfPresenceEventFeed(in: sql))
-        }
-    }
-
-    /// The end of the tag event feed: the presence event feed's (``endOfPresenceEventFeed()``).
-    package func endOfTagEventFeed() async throws -> Int64 {
-        try await endOfPresenceEventFeed()
-    }
-
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func checkTagExists(_ tagID: Int64) async throws {
         try await readStatements { sql in _ = try Self.tagRecord(tagID, in: sql) }

@@ -85,7 +85,7 @@ struct MQTTPublisherTests {
             let messages = try await watcher.waitFor(count: 2, topic, payload: .containing(#""kind":"entered""#))
             let events = try messages.map { try $0.decoded(PresenceEvent.self, with: JSONCoding.decoder()) }
             #expect(Set(events.compactMap(\.place)) == [.room, .floor])
-            #expect(events.allSatisfy { $0.scannerID.rawValue == "pi-lab" && $0.floor == place.floor.id })
+            #expect(events.allSatisfy { $0.scannerID?.rawValue == "pi-lab" && $0.floor == place.floor.id })
             #expect(events.first { $0.place == .room }?.roomID == place.room.id)
             #expect(messages.allSatisfy { $0.qos == 1 && $0.retain == 0 })
             #expect(events.map(\.id) == events.map(\.id).sorted())
