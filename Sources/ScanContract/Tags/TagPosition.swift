@@ -21,10 +21,14 @@ public struct TagPosition: Codable, Hashable, Sendable {
     public var method: String
     /// How many fixed scanners heard the tag in those windows.
     public var scannersHeard: Int
+    /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`);
+    /// not stored, worked out from the floor's geo-reference when read.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(
         id: Int64, tagID: Int64, time: Date, floorID: Int64, x: Double, y: Double, roomID: Int64?,
-        accuracyMetres: Double, method: String, scannersHeard: Int
+        accuracyMetres: Double, method: String, scannersHeard: Int, latitude: Double? = nil, longitude: Double? = nil
     ) {
         self.id = id
         self.tagID = tagID
@@ -36,5 +40,7 @@ public struct TagPosition: Codable, Hashable, Sendable {
         self.accuracyMetres = accuracyMetres
         self.method = method
         self.scannersHeard = scannersHeard
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

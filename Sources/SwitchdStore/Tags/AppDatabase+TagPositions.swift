@@ -47,7 +47,9 @@ extension AppDatabase {
             var window = StoreConditions()
             window.add("tag_id = ?", .integer(tagID))
             window.add("time_ms = ?", .integer(time.milliseconds))
-            if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first { return stored.position }
+            if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first {
+                return try GeoFrames.load(sql).place(stored.position)
+            }
             // Beliefs in rooms deleted since, or on the floor the tag was on, are dropped: a
             // smoothed room must be one the position can name.
             let stored = try TagTrackRecord.state(of: tagID, in: sql).map { $0.keepingRooms(try Self.roomIDs(onFloor: floorID, in: sql)) }
@@ -58,7 +60,7 @@ extension AppDatabase {
             record.id = try record.inserted(sql)
             if let track { try TagTrackRecord.save(track, of: tagID, in: sql) }
             try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")
-            return record.position
+            return try GeoFrames.load(sql).place(record.position)
         }
     }
 
@@ -81,7 +83,7 @@ extension AppDatabase {
     }
 
     /// The tag's positions after ID `after`, ascending, with `time` in `since..<until`, read in
-    /// one snapshot with the feed's end.
+    /// one snapshot with the feed's end; with latitude and longitude on a geo-referenced floor.
     package func tagPositions(of tagID: Int64, since: Date?, until: Date?, after id: Int64, limit: Int) async throws -> FeedSlice<TagPosition> {
         try await readStatements { sql in
             var conditions = StoreConditions()
@@ -89,7 +91,8 @@ extension AppDatabase {
             conditions.add("id > ?", .integer(id))
             conditions.add("time_ms >= ?", since.map { .integer($0.milliseconds) })
             conditions.add("time_ms < ?", until.map { .integer($0.milliseconds) })
-            let items = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "id", limit: limit).map(\.position)
+            let frames = try GeoFrames.load(sql)
+            let items = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "id", limit: limit).map { frames.place($0.position) }
             return FeedSlice(items: items, endOfFeed: try SequencedFeed.tagPositions.end(in: sql))
         }
     }
@@ -107,7 +110,7 @@ extension AppDatabase {
             guard let record = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "time_ms DESC, id DESC", limit: 1).first else {
                 throw StoreError.notFound("tag \(tagID) has not been located yet")
             }
-            return record.position
+            return try GeoFrames.load(sql).place(record.position)
         }
     }
 
