@@ -4,11 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What happened to a scanner's presence (the v1 `kind` field of a ``PresenceEvent``).
+/// What happened to a scanner's or a tag's presence (the v1 `kind` field of a ``PresenceEvent``).
 ///
-/// - `entered`, `left`: the scanner's room or floor (``PresenceEvent/place``) changed, once it
-///   had stayed in the new place for the minimum dwell.
-/// - `away`: nothing was heard from the scanner for the configured time.
+/// - `entered`, `left`: the scanner's or tag's room or floor (``PresenceEvent/place``) changed,
+///   once it had stayed in the new place for the minimum dwell.
+/// - `away`: the scanner or tag was not located for the configured time.
 /// - `back`: the first position after `away`.
 /// - `missingTagHeard`: a fixed scanner heard a tag marked missing (``PresenceEvent/tagID``), the
 ///   first time since it was marked; the scanner is the one that heard it.
@@ -26,12 +26,17 @@ public enum PresencePlace: String, Codable, CaseIterable, Hashable, Sendable {
     case floor
 }
 
-/// A stored presence event (`GET /v1/events`, `/v1/events/stream`, webhooks, MQTT): what
-/// happened, to which scanner, where and when. `id` is the event's sequence number, the order in
-/// which switchd derived it.
+/// A stored presence event (`GET /v1/events`, `/v1/events/stream`, `GET /v1/tags/{id}/events`,
+/// webhooks, MQTT): what happened, to which scanner or tag, where and when. `id` is the event's
+/// sequence number, the order in which switchd derived it.
+///
+/// A scanner's events carry its `scannerID` and no `tagID`; a tag's `entered`, `left`, `away`
+/// and `back` carry its `tagID` and no `scannerID`; `missingTagHeard` carries both.
 public struct PresenceEvent: Codable, Hashable, Sendable {
     public var id: Int64
-    public var scannerID: ScannerID
+    /// The scanner the event is about, or the one that heard a missing tag; absent for a tag's
+    /// presence events.
+    public var scannerID: ScannerID?
     public var kind: PresenceEventKind
     /// `room` or `floor` for `entered` and `left`; absent for `away` and `back`.
     public var place: PresencePlace?
@@ -45,13 +50,15 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// the time the silence reached the configured length (the last position's time plus it);
     /// for `missingTagHeard`, the end of the window the tag was heard in.
     public var time: Date
-    /// The position that settled the event; absent for `away` and for what `away` leaves.
+    /// The position that settled the event (a scanner's position, or for a tag's events the tag
+    /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.
     public var positionID: Int64?
-    /// The tag a `missingTagHeard` event is about; absent for the scanner kinds.
+    /// The tag the event is about: a tag's presence events and `missingTagHeard`; absent for a
+    /// scanner's.
     public var tagID: Int64?
 
     public init(
-        id: Int64, scannerID: ScannerID, kind: PresenceEventKind, place: PresencePlace?, floor: Int64?, roomID: Int64?,
+        id: Int64, scannerID: ScannerID?, kind: PresenceEventKind, place: PresencePlace?, floor: Int64?, roomID: Int64?,
         time: Date, positionID: Int64?, tagID: Int64? = nil
     ) {
         self.id = id

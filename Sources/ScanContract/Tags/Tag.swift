@@ -11,7 +11,7 @@ public struct Tag: Codable, Hashable, Sendable {
     public var identity: TagIdentity
     /// RSSI at 1 m from the tag, dBm, before any scanner's receive offset.
     public var txPower: Int
-    /// When true, the first sighting by any scanner raises a ``TagEvent`` (`missingTagHeard`).
+    /// When true, the first sighting by any scanner raises a ``PresenceEvent`` (`missingTagHeard`).
     public var missing: Bool
     /// How high the tag is carried above the floor, metres.
     public var height: Double

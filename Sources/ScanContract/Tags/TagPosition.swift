@@ -21,10 +21,14 @@ public struct TagPosition: Codable, Hashable, Sendable {
     public var method: String
     /// How many fixed scanners heard the tag in those windows.
     public var scannersHeard: Int
+    /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`);
+    /// not stored, worked out from the floor's geo-reference when read.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(
         id: Int64, tagID: Int64, time: Date, floorID: Int64, x: Double, y: Double, roomID: Int64?,
-        accuracyMetres: Double, method: String, scannersHeard: Int
+        accuracyMetres: Double, method: String, scannersHeard: Int, latitude: Double? = nil, longitude: Double? = nil
     ) {
         self.id = id
         self.tagID = tagID
@@ -36,28 +40,7 @@ public struct TagPosition: Codable, Hashable, Sendable {
         self.accuracyMetres = accuracyMetres
         self.method = method
         self.scannersHeard = scannersHeard
-    }
-}
-
-/// Something that happened to a tag (`GET /v1/tags/{id}/events`).
-public struct TagEvent: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Sendable {
-        /// A tag marked missing was heard.
-        case missingTagHeard
-    }
-
-    public var id: Int64
-    public var tagID: Int64
-    public var kind: Kind
-    public var time: Date
-    /// The scanner that heard it.
-    public var scannerID: ScannerID
-
-    public init(id: Int64, tagID: Int64, kind: Kind, time: Date, scannerID: ScannerID) {
-        self.id = id
-        self.tagID = tagID
-        self.kind = kind
-        self.time = time
-        self.scannerID = scannerID
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

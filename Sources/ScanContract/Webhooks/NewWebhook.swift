@@ -14,11 +14,14 @@ public struct NewWebhook: Codable, Hashable, Sendable {
     public var secret: String?
     /// The kinds to send; all of them when left out.
     public var events: [PresenceEventKind]?
+    /// Whose events to send (``WebhookSubject``); scanners' and tags' when left out.
+    public var subjects: [WebhookSubject]?
 
-    public init(url: String, secret: String? = nil, events: [PresenceEventKind]? = nil) {
+    public init(url: String, secret: String? = nil, events: [PresenceEventKind]? = nil, subjects: [WebhookSubject]? = nil) {
         self.url = url
         self.secret = secret
         self.events = events
+        self.subjects = subjects
     }
 
     public static let maxURLLength = WebhookURL.maxLength

@@ -11,14 +11,20 @@ public struct Webhook: Codable, Hashable, Sendable {
     public var url: String
     /// The kinds sent, in the order of ``PresenceEventKind/allCases``.
     public var events: [PresenceEventKind]
+    /// Whose events are sent, in the order of ``WebhookSubject/allCases``.
+    public var subjects: [WebhookSubject]
     public var created: Date
     /// How its deliveries stand now.
     public var deliveries: WebhookDeliveryCounts
 
-    public init(id: Int64, url: String, events: [PresenceEventKind], created: Date, deliveries: WebhookDeliveryCounts) {
+    public init(
+        id: Int64, url: String, events: [PresenceEventKind], subjects: [WebhookSubject] = WebhookSubject.allCases, created: Date,
+        deliveries: WebhookDeliveryCounts
+    ) {
         self.id = id
         self.url = url
         self.events = events
+        self.subjects = subjects
         self.created = created
         self.deliveries = deliveries
     }
@@ -65,7 +71,10 @@ public struct WebhookDelivery: Codable, Hashable, Sendable {
     public var id: Int64
     public var webhookID: Int64
     public var eventID: Int64
-    public var scannerID: ScannerID
+    /// The event's scanner; absent for a tag's presence event.
+    public var scannerID: ScannerID?
+    /// The event's tag; absent for a scanner's presence event.
+    public var tagID: Int64?
     public var kind: PresenceEventKind
     public var state: WebhookDeliveryState
     /// Attempts made so far.
@@ -78,13 +87,14 @@ public struct WebhookDelivery: Codable, Hashable, Sendable {
     public var lastAttempt: Date?
 
     public init(
-        id: Int64, webhookID: Int64, eventID: Int64, scannerID: ScannerID, kind: PresenceEventKind, state: WebhookDeliveryState,
-        attempts: Int, lastStatus: Int?, lastError: String?, lastAttempt: Date?
+        id: Int64, webhookID: Int64, eventID: Int64, scannerID: ScannerID?, tagID: Int64? = nil, kind: PresenceEventKind,
+        state: WebhookDeliveryState, attempts: Int, lastStatus: Int?, lastError: String?, lastAttempt: Date?
     ) {
         self.id = id
         self.webhookID = webhookID
         self.eventID = eventID
         self.scannerID = scannerID
+        self.tagID = tagID
         self.kind = kind
         self.state = state
         self.attempts = attempts

@@ -22,7 +22,7 @@ extension AppDatabase {
     /// events and finished webhook deliveries. Kept whatever their age: survey readings (the
     /// radio map is made of them), each scanner's and tag's latest position, each tag's latest
     /// sighting (the "last seen" of a tag nobody has heard for long), presence events a webhook
-    /// delivery still waits for, and tag events (the presence events with a tag). Rows are found through the tables' keys:
+    /// delivery still waits for, and every `missingTagHeard`. Rows are found through the tables' keys:
     /// positions by their scanner and time index, the others by a binary search of the key for
     /// the first row at or after `cutoff`, which relies on rows being added in about the order of
     /// their times (a row stored late with an older time may outlive the cutoff by as much).
@@ -68,9 +68,10 @@ extension AppDatabase {
             DELETE FROM webhook_delivery WHERE id IN (
                 SELECT id FROM webhook_delivery WHERE state IN ('delivered', 'dead') AND last_attempt_ms < ? LIMIT ?)
             """, values: [.integer(cutoffMs)])
-        // A tag's events are presence events with its tag: kept, as when they had a table of their own.
+        // A missing tag heard is kept, as when tag events had a table of their own; a tag's
+        // presence events go like a scanner's.
         pruned.events = try await deleteOlder(than: cutoffMs, chunk: chunk, table: "presence_event", time: "time_ms", feed: .presenceEvents, keep: """
-            SELECT event_id FROM webhook_delivery WHERE state = 'pending' UNION ALL SELECT id FROM presence_event WHERE tag_id IS NOT NULL
+            SELECT event_id FROM webhook_delivery WHERE state = 'pending' UNION ALL SELECT id FROM presence_event WHERE kind = 'missingTagHeard'
             """)
         return pruned
     }

@@ -79,18 +79,28 @@ extension AppDatabase {
     }
 
     /// Stays per room (the room each position named) and per item (the item within
-    /// ``ItemSpot/nearRadiusMetres`` of each position), over the positions since `since`.
+    /// ``ItemSpot/nearRadiusMetres`` of each position), over the positions since `since`: the
+    /// scanners' and the tags' (a visitor's badge is a visitor too), each one's its own track.
     private static func dwell(_ sql: any StoreTransaction, since: Date, counter: DwellCounter) throws -> DwellFigures {
         let items = try BeaconRecord.fetchBeacons(sql).filter(\.isItem)
         let spots = items.map { ItemSpot(id: $0.id, floorID: $0.floorID, x: $0.x, y: $0.y) }
         var roomSamples: [DwellSample] = []
         var itemSamples: [DwellSample] = []
-        for row in try sql.rows(DashboardSQL.dwellPositions, [.integer(since.milliseconds)]) {
-            let track = try row.string("scanner_id")
+        func sample(_ row: StoreRow, track: String) throws {
             let time = Date(milliseconds: try row.int64("time_ms"))
             roomSamples.append(DwellSample(track: track, time: time, place: try row.optionalInt64("room_id")))
             let item = ItemSpot.nearest(to: try row.double("x"), try row.double("y"), floorID: try row.int64("floor_id"), among: spots)
             itemSamples.append(DwellSample(track: track, time: time, place: item))
+        }
+        for row in try sql.rows(DashboardSQL.dwellPositions, [.integer(since.milliseconds)]) {
+            try sample(row, track: try row.string("scanner_id"))
+        }
+        // Tag positions have no time index: the window starts at the first key at or after
+        // `since` (they are stored about in time order, as retention assumes).
+        let firstTagPosition = try firstKey(atOrAfter: since.milliseconds, table: "tag_position", key: "id", column: "time_ms", in: sql)
+        for row in try sql.rows(DashboardSQL.dwellTagPositions, [.integer(firstTagPosition), .integer(since.milliseconds)]) {
+            // A space is never in a scanner ID, so a tag's track is never a scanner's.
+            try sample(row, track: "tag \(try row.int64("tag_id"))")
         }
         let roomTallies = counter.count(roomSamples)
         let itemTallies = counter.count(itemSamples)

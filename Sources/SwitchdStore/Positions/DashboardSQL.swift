@@ -43,4 +43,11 @@ package enum DashboardSQL {
         SELECT scanner_id, time_ms, floor_id, x, y, room_id FROM position WHERE time_ms >= ?
         ORDER BY scanner_id || '', time_ms, id
         """
+    /// The tag positions from key `?` on with a time at or after `?`, per tag in time order: a
+    /// range of the primary key, sorted (`tag_id + 0`, as above, so the order does not walk
+    /// `tag_position_window`, every tag position ever).
+    package static let dwellTagPositions = """
+        SELECT tag_id, time_ms, floor_id, x, y, room_id FROM tag_position WHERE id >= ? AND time_ms >= ?
+        ORDER BY tag_id + 0, time_ms, id
+        """
 }

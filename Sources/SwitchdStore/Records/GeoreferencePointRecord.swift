@@ -67,6 +67,12 @@ struct GeoFrames {
         return position
     }
 
+    func place(_ position: TagPosition) -> TagPosition {
+        var position = position
+        (position.latitude, position.longitude) = split(coordinates(floorID: position.floorID, x: position.x, y: position.y))
+        return position
+    }
+
     private func split(_ coordinates: (latitude: Double, longitude: Double)?) -> (Double?, Double?) {
         (coordinates?.latitude, coordinates?.longitude)
     }

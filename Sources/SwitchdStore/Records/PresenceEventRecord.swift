@@ -7,7 +7,7 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "presence_event"
 
     var id: Int64?
-    var scannerID: String
+    var scannerID: String?
     var kind: String
     var place: String?
     var floorID: Int64?
@@ -29,8 +29,9 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         static let tagID = Column(CodingKeys.tagID)
     }
 
-    init(_ new: NewPresenceEvent, scannerID: ScannerID) {
-        self.scannerID = scannerID.rawValue
+    init(_ new: NewPresenceEvent, of subject: PresenceSubject) {
+        scannerID = subject.scannerID?.rawValue
+        tagID = subject.tagID
         kind = new.kind.rawValue
         place = new.place?.rawValue
         floorID = new.floor
@@ -49,18 +50,6 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
         self.tagID = tagID
     }
 
-    /// The event as its tag's event (`GET /v1/tags/{id}/events`): the same ID, kind, time and
-    /// scanner.
-    ///
-    /// - Throws: ``StoreError/corruptRow(_:)`` for a row without a tag, or a kind or scanner ID
-    ///   switchd does not write as a tag event.
-    func tagEvent() throws -> TagEvent {
-        guard let tagID, let eventKind = TagEvent.Kind(rawValue: kind) else {
-            throw StoreError.corruptRow("presence event \(id ?? 0) is not a tag event (kind \"\(kind)\", tag \(tagID.map(String.init) ?? "none"))")
-        }
-        return TagEvent(id: id ?? 0, tagID: tagID, kind: eventKind, time: Date(milliseconds: timeMs), scannerID: try storedScannerID(scannerID))
-    }
-
     /// - Throws: ``StoreError/corruptRow(_:)`` for a kind, place or scanner ID switchd does not write.
     func event() throws -> PresenceEvent {
         guard let eventKind = PresenceEventKind(rawValue: kind) else {
@@ -73,7 +62,7 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
             return value
         }
         return PresenceEvent(
-            id: id ?? 0, scannerID: try storedScannerID(scannerID), kind: eventKind, place: eventPlace, floor: floorID, roomID: roomID,
+            id: id ?? 0, scannerID: try scannerID.map(storedScannerID), kind: eventKind, place: eventPlace, floor: floorID, roomID: roomID,
             time: Date(milliseconds: timeMs), positionID: positionID, tagID: tagID
         )
     }
@@ -85,7 +74,7 @@ extension PresenceEventRecord {
     /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
     init(row: StoreRow) throws {
         id = try row.int64("id")
-        scannerID = try row.string("scanner_id")
+        scannerID = try row.optionalString("scanner_id")
         kind = try row.string("kind")
         place = try row.optionalString("place")
         floorID = try row.optionalInt64("floor_id")
@@ -104,7 +93,7 @@ extension PresenceEventRecord {
             INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
             """, [
-                .text(scannerID), .text(kind), StoreValue(place), StoreValue(floorID), StoreValue(roomID), .integer(timeMs),
+                StoreValue(scannerID), .text(kind), StoreValue(place), StoreValue(floorID), StoreValue(roomID), .integer(timeMs),
                 StoreValue(positionID), StoreValue(tagID),
             ], storing: "a presence event")
         let stored = try PresenceEventRecord(row: row)

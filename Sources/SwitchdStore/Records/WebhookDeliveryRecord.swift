@@ -1,12 +1,13 @@
 import Foundation
 import ScanContract
 
-/// A `webhook_delivery` row joined with its event's scanner and kind, read as a ``WebhookDelivery``.
+/// A `webhook_delivery` row joined with its event's scanner, tag and kind, read as a ``WebhookDelivery``.
 struct WebhookDeliveryRow {
     var id: Int64
     var webhookID: Int64
     var eventID: Int64
-    var scannerID: String
+    var scannerID: String?
+    var tagID: Int64?
     var kind: String
     var state: String
     var attempts: Int
@@ -16,7 +17,7 @@ struct WebhookDeliveryRow {
 
     /// The columns this row reads, from `webhook_delivery AS d JOIN presence_event AS e`.
     static let selection = """
-        d.id, d.webhook_id, d.event_id, e.scanner_id, e.kind, d.state, d.attempts, d.last_status, d.last_error, d.last_attempt_ms
+        d.id, d.webhook_id, d.event_id, e.scanner_id, e.tag_id, e.kind, d.state, d.attempts, d.last_status, d.last_error, d.last_attempt_ms
         """
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
@@ -24,7 +25,8 @@ struct WebhookDeliveryRow {
         id = try row.int64("id")
         webhookID = try row.int64("webhook_id")
         eventID = try row.int64("event_id")
-        scannerID = try row.string("scanner_id")
+        scannerID = try row.optionalString("scanner_id")
+        tagID = try row.optionalInt64("tag_id")
         kind = try row.string("kind")
         state = try row.string("state")
         attempts = try row.int("attempts")
@@ -39,7 +41,7 @@ struct WebhookDeliveryRow {
             throw StoreError.corruptRow("webhook delivery \(id) has state \"\(state)\" and kind \"\(kind)\"")
         }
         return WebhookDelivery(
-            id: id, webhookID: webhookID, eventID: eventID, scannerID: try storedScannerID(scannerID), kind: eventKind,
+            id: id, webhookID: webhookID, eventID: eventID, scannerID: try scannerID.map(storedScannerID), tagID: tagID, kind: eventKind,
             state: deliveryState, attempts: attempts, lastStatus: lastStatus, lastError: lastError,
             lastAttempt: lastAttemptMs.map(Date.init(milliseconds:))
         )

@@ -1,13 +1,15 @@
 import Foundation
 import ScanContract
 
-/// A `webhook` row. `events` is the kinds sent, comma-separated; `secret` is kept as given,
+/// A `webhook` row. `events` is the kinds sent, comma-separated, `subjects` whose events
+/// (``WebhookSubject``), comma-separated; `secret` is kept as given,
 /// since deliveries are signed with it. Written and read through ``StoreTransaction``.
 struct WebhookRecord {
     var id: Int64?
     var url: String
     var secret: String
     var events: String
+    var subjects: String
     var createdMs: Int64
 
     init(_ new: NewWebhook, secret: String, created: Date) {
@@ -15,6 +17,8 @@ struct WebhookRecord {
         self.secret = secret
         let kinds = Set(new.events ?? PresenceEventKind.allCases)
         events = PresenceEventKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
+        let chosen = Set(new.subjects ?? WebhookSubject.allCases)
+        subjects = WebhookSubject.allCases.filter(chosen.contains).map(\.rawValue).joined(separator: ",")
         createdMs = created.milliseconds
     }
 
@@ -28,11 +32,23 @@ struct WebhookRecord {
         }
     }
 
-    func webhook(_ counts: WebhookDeliveryCounts) throws -> Webhook {
-        Webhook(id: id ?? 0, url: url, events: try kinds(), created: Date(milliseconds: createdMs), deliveries: counts)
+    /// - Throws: ``StoreError/corruptRow(_:)`` for a subject switchd does not write.
+    func subjectList() throws -> [WebhookSubject] {
+        try subjects.split(separator: ",").map { text in
+            guard let subject = WebhookSubject(rawValue: String(text)) else {
+                throw StoreError.corruptRow("webhook \(id ?? 0) names subject \"\(text)\"")
+            }
+            return subject
+        }
     }
 
-    static let columns = "id, url, secret, events, created_ms"
+    func webhook(_ counts: WebhookDeliveryCounts) throws -> Webhook {
+        Webhook(
+            id: id ?? 0, url: url, events: try kinds(), subjects: try subjectList(), created: Date(milliseconds: createdMs), deliveries: counts
+        )
+    }
+
+    static let columns = "id, url, secret, events, subjects, created_ms"
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
     init(row: StoreRow) throws {
@@ -40,6 +56,7 @@ struct WebhookRecord {
         url = try row.string("url")
         secret = try row.string("secret")
         events = try row.string("events")
+        subjects = try row.string("subjects")
         createdMs = try row.int64("created_ms")
     }
 
@@ -54,8 +71,8 @@ struct WebhookRecord {
     /// Stores the subscription; returns it with the ID the database gave it.
     func inserted(_ sql: any StoreTransaction) throws -> WebhookRecord {
         let row = try sql.insertedRow(
-            "INSERT INTO webhook (url, secret, events, created_ms) VALUES (?, ?, ?, ?) RETURNING \(Self.columns)",
-            [.text(url), .text(secret), .text(events), .integer(createdMs)], storing: "a webhook"
+            "INSERT INTO webhook (url, secret, events, subjects, created_ms) VALUES (?, ?, ?, ?, ?) RETURNING \(Self.columns)",
+            [.text(url), .text(secret), .text(events), .text(subjects), .integer(createdMs)], storing: "a webhook"
         )
         return try WebhookRecord(row: row)
     }

@@ -47,7 +47,9 @@ extension AppDatabase {
             var window = StoreConditions()
             window.add("tag_id = ?", .integer(tagID))
             window.add("time_ms = ?", .integer(time.milliseconds))
-            if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first { return stored.position }
+            if let stored = try TagPositionRecord.fetchAll(sql, filter: window, order: "id", limit: 1).first {
+                return try GeoFrames.load(sql).place(stored.position)
+            }
             // Beliefs in rooms deleted since, or on the floor the tag was on, are dropped: a
             // smoothed room must be one the position can name.
             let stored = try TagTrackRecord.state(of: tagID, in: sql).map { $0.keepingRooms(try Self.roomIDs(onFloor: floorID, in: sql)) }
@@ -58,7 +60,7 @@ extension AppDatabase {
             record.id = try record.inserted(sql)
             if let track { try TagTrackRecord.save(track, of: tagID, in: sql) }
             try sql.notify(Self.feedChannel, "\(SequencedFeed.tagPositions.name) \(record.id ?? 0)")
-            return record.position
+            return try GeoFrames.load(sql).place(record.position)
         }
     }
 
@@ -80,8 +82,9 @@ extension AppDatabase {
             """, [.integer(floorID), .real(x), .real(x), .real(y), .real(y)])?.int64("room_id")
     }
 
-    /// The tag's positions (every tag's when `tagID` is nil) after ID `after`, ascending, with `time` in `since..<until`, read in
-    /// one snapshot with the feed's end.
+    /// The tag's positions (every tag's when `tagID` is nil) after ID `after`, ascending, with
+    /// `time` in `since..<until`, read in one snapshot with the feed's end; with latitude and
+    /// longitude on a geo-referenced floor.
     package func tagPositions(of tagID: Int64?, since: Date?, until: Date?, after id: Int64, limit: Int) async throws -> FeedSlice<TagPosition> {
         try await readStatements { sql in
             var conditions = StoreConditions()
@@ -89,7 +92,8 @@ extension AppDatabase {
             conditions.add("id > ?", .integer(id))
             conditions.add("time_ms >= ?", since.map { .integer($0.milliseconds) })
             conditions.add("time_ms < ?", until.map { .integer($0.milliseconds) })
-            let items = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "id", limit: limit).map(\.position)
+            let frames = try GeoFrames.load(sql)
+            let items = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "id", limit: limit).map { frames.place($0.position) }
             return FeedSlice(items: items, endOfFeed: try SequencedFeed.tagPositions.end(in: sql))
         }
     }
@@ -107,25 +111,8 @@ extension AppDatabase {
             guard let record = try TagPositionRecord.fetchAll(sql, filter: conditions, order: "time_ms DESC, id DESC", limit: 1).first else {
                 throw StoreError.notFound("tag \(tagID) has not been located yet")
             }
-            return record.position
+            return try GeoFrames.load(sql).place(record.position)
         }
-    }
-
-    /// The tag's events after ID `after`, ascending: its presence events (the tag kinds carry
-    /// their tag), so their IDs are those of `GET /v1/events`.
-    package func tagEvents(of tagID: Int64, after id: Int64, limit: Int) async throws -> FeedSlice<TagEvent> {
-        try await readStatements { sql in
-            let items = try sql.rows(
-                "SELECT \(PresenceEventRecord.columns) FROM presence_event WHERE tag_id = ? AND id > ? ORDER BY id LIMIT ?",
-                [.integer(tagID), .integer(id), StoreValue(limit)]
-            ).map { try PresenceEventRecord(row: $0).tagEvent() }
-            return FeedSlice(items: items, endOfFeed: try Self.endOfPresenceEventFeed(in: sql))
-        }
-    }
-
-    /// The end of the tag event feed: the presence event feed's (``endOfPresenceEventFeed()``).
-    package func endOfTagEventFeed() async throws -> Int64 {
-        try await endOfPresenceEventFeed()
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.

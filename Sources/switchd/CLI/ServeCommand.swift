@@ -52,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
     var presenceDwell = Settings.defaultPresenceDwellSeconds
     @Option(help: "Seconds without a position from a scanner before it is away (presence events).")
     var awayAfter = Settings.defaultAwayAfterSeconds
+    @Option(help: "Seconds without a located window before a tag is away (presence events); --away-after when left out.")
+    var tagAwayAfter: Double?
     @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
@@ -93,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard awayAfter > 0, awayAfter.isFinite else {
             throw ArgumentParser.ValidationError("--away-after must be a positive number of seconds, got \(awayAfter)")
         }
+        if let tagAwayAfter, !(tagAwayAfter > 0 && tagAwayAfter.isFinite) {
+            throw ArgumentParser.ValidationError("--tag-away-after must be a positive number of seconds, got \(tagAwayAfter)")
+        }
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
@@ -128,7 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
             .connectionLimit(requested: maxConnections, logger: logger)
         configured.idleTimeout = Duration(secondsRoundedUp: idleTimeout)
         configured.presence = PresenceRules(
-            dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter)
+            dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter),
+            tagAwayAfter: tagAwayAfter.map(Duration.init(secondsRoundedUp:))
         )
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate

@@ -23,6 +23,8 @@ struct Feeds: Sendable {
     let events = SequenceFeed()
     /// The last position ID the presence derivation has read.
     let presenceRead = SequenceFeed()
+    /// The last tag position ID the presence derivation has read.
+    let tagPresenceRead = SequenceFeed()
     /// Counts webhook delivery attempts recorded (delivered or failed).
     let webhookAttempts = Watermark()
     let tagPositions = SequenceFeed()

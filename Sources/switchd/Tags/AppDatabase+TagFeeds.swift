@@ -13,12 +13,15 @@ extension AppDatabase {
         )
     }
 
-    /// One tag's events, as a feed for paging and streaming.
-    func tagEventSource(of tagID: Int64, feed: SequenceFeed) -> FeedSource<TagEvent> {
-        FeedSource(
+    /// One tag's events (``PresenceEvent``s with its `tagID`) matching `filter`, as a feed for
+    /// paging and streaming; their IDs are those of `/v1/events`.
+    func tagEventSource(of tagID: Int64, matching filter: PresenceEventFilter, feed: SequenceFeed) -> FeedSource<PresenceEvent> {
+        var filter = filter
+        filter.tagID = tagID
+        return FeedSource(
             event: "tagEvent", sequence: { $0.id },
-            read: { after, limit in try await tagEvents(of: tagID, after: after, limit: limit) },
-            end: { try await endOfTagEventFeed() }, feed: feed
+            read: { [filter] after, limit in try await presenceEvents(matching: filter, after: after, limit: limit) },
+            end: { try await endOfPresenceEventFeed() }, feed: feed
         )
     }
 }

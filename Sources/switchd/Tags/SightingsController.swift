@@ -32,7 +32,7 @@ struct SightingsController {
             await feeds.events.publish(upTo: last.id)
             await feeds.tagEvents.publish(upTo: last.id)
             for event in ingest.presenceEvents {
-                context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID.map(String.init) ?? "none")", "scanner": "\(event.scannerID)"])
+                context.logger.notice("Missing tag heard", metadata: ["tag": "\(event.tagID.map(String.init) ?? "none")", "scanner": "\(event.scannerID.map(\.rawValue) ?? "none")"])
             }
         }
         let positions = try await windows.heard(ingest.tagsHeard, storedUpTo: ingest.lastSightingID)

@@ -52,17 +52,20 @@ struct TagFeedsController {
         return try .json(await database.sightings(of: context.pathID("tag"), limit: limit))
     }
 
-    /// A ``Page`` of ``TagEvent``, ascending by ID; 404 for an unknown tag.
+    /// A ``Page`` of the tag's ``PresenceEvent``s (its presence, and `missingTagHeard`),
+    /// ascending by ID, filtered as `/v1/events` (`scannerID`, `kind`, `since`, `until`); 404 for
+    /// an unknown tag.
     @Sendable func listEvents(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, query) = try await tagAndQuery(request, context)
         let (after, limit) = try query.pageRange()
-        return try .json(await database.tagEventSource(of: id, feed: events).page(after: after, limit: limit))
+        return try .json(await database.tagEventSource(of: id, matching: try query.presenceEventFilter(), feed: events).page(after: after, limit: limit))
     }
 
-    /// `event: tagEvent` server-sent events, resuming after `Last-Event-ID` or `?after=`.
+    /// `event: tagEvent` server-sent events, filtered as the listing, resuming after
+    /// `Last-Event-ID` or `?after=`.
     @Sendable func streamEvents(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (id, query) = try await tagAndQuery(request, context)
-        return try await database.tagEventSource(of: id, feed: events)
+        return try await database.tagEventSource(of: id, matching: try query.presenceEventFilter(), feed: events)
             .streamResponse(request, after: try query.int64("after"), subscribers: subscribers, logger: context.logger)
     }
 

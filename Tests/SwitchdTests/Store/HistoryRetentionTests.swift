@@ -60,8 +60,8 @@ struct HistoryRetentionTests {
                     """, arguments: [tag.id, oldMs + offset, oldMs + offset + 1_000])
             }
             // Three old presence events, each queued for the webhook (a trigger does it): one
-            // delivered, one dead, one still pending; the tag's old event (its delivery dead);
-            // and one recent event.
+            // delivered, one dead, one still pending; the tag's old missing-tag event and old
+            // presence event (their deliveries dead); and one recent event.
             for (index, time) in [oldMs, oldMs, oldMs].enumerated() {
                 try db.execute(sql: """
                     INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms)
@@ -71,13 +71,14 @@ struct HistoryRetentionTests {
             try db.execute(sql: """
                 INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'missingTagHeard', ?, ?)
                 """, arguments: [oldMs + 3, tag.id])
+            try db.execute(sql: "INSERT INTO presence_event (kind, time_ms, tag_id) VALUES ('away', ?, ?)", arguments: [oldMs + 3, tag.id])
             try db.execute(sql: """
                 INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms)
                 VALUES ('default', 'entered', 'room', ?, ?, ?)
                 """, arguments: [floor.id, room.id, Self.now.milliseconds + 4])
             try db.execute(sql: """
                 UPDATE webhook_delivery SET state = CASE event_id WHEN 1 THEN 'delivered' ELSE 'dead' END, last_attempt_ms = ?
-                WHERE event_id IN (1, 2, 4)
+                WHERE event_id IN (1, 2, 4, 5)
                 """, arguments: [oldMs])
         }
         #expect(webhook.id > 0)
@@ -89,7 +90,7 @@ struct HistoryRetentionTests {
         #expect(pruned.batches == 3, "the three old locate batches; the survey's batch stays with its readings")
         #expect(pruned.positions == 2)
         #expect(pruned.tagPositions == 2 && pruned.sightings == 2)
-        #expect(pruned.deliveries == 3 && pruned.events == 2)
+        #expect(pruned.deliveries == 4 && pruned.events == 3)
         let left = try await database.writer.read { db in
             (
                 modes: try String.fetchAll(db, sql: "SELECT mode FROM measurement ORDER BY sequence"),
@@ -106,7 +107,7 @@ struct HistoryRetentionTests {
         #expect(left.positions == [Self.now.milliseconds, Self.old.milliseconds], "default's latest, and quiet's only one")
         #expect(left.tagPositions == [oldMs + 2_000])
         #expect(left.sightings == [oldMs + 3_000])
-        #expect(left.events == [3, 4, 5], "the pending one, the tag's event and the recent one")
+        #expect(left.events == [3, 4, 6], "the pending one, the missing tag heard and the recent one; not the tag's away")
         #expect(left.deliveries == ["pending", "pending"])
         #expect(try await database.surveyVersion() == surveyVersion, "the radio map did not change")
 

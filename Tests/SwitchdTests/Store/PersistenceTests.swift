@@ -37,6 +37,7 @@ import Testing
                 "v4-tag-position-window",
                 "v4-tag-track",
                 "v4-mqtt-dead-letters",
+                "v4-tags-in-presence",
             ])
         }
     }

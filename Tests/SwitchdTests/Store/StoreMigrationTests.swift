@@ -60,7 +60,7 @@ struct StoreMigrationTests {
         "deleted_scanner",
         "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
         "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
-        "feed_end", "tag_position_window", "tag_track",
+        "feed_end", "tag_position_window", "tag_track", "tag_presence_state",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
@@ -123,6 +123,54 @@ struct StoreMigrationTests {
         }
     }
 
+    /// Rebuilding `presence_event` for tags' presence keeps every event, its ID, the sequence past
+    /// a deleted last event and the queued deliveries; a webhook made before keeps getting what it
+    /// got (scanners' events and `missingTagHeard`), not tags' presence; an event names one
+    /// scanner or one tag, `missingTagHeard` both; the tag cursor starts after the stored tag positions.
+    @Test func presenceEventsDeliveriesAndWebhooksSurviveTheRebuildForTagPresence() async throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v4-tag-track")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO webhook (url, secret, events, created_ms) VALUES ('https://example.org/hook', 'whsec_x', 'entered,away,missingTagHeard', 0);
+                INSERT INTO floor (building, name, level) VALUES ('Main', 'Ground', 0);
+                INSERT INTO tag (name, identity, tx_power, missing, missing_heard, height, metadata) VALUES ('Bike', 'address:02:00:00:00:00:01', -59, 1, 1, 1, '{}');
+                INSERT INTO tag_position (tag_id, time_ms, floor_id, x, y, accuracy_metres, method, scanners_heard) VALUES (1, 5, 1, 1, 1, 1, 'fused', 3);
+                INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms) VALUES ('default', 'entered', 'room', 1, 2, 10);
+                INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'missingTagHeard', 20, 1);
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'back', 30);
+                DELETE FROM presence_event WHERE id = 3;
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        try await queue.write { db in
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM presence_event ORDER BY id") == [1, 2])
+            #expect(try Int64.fetchAll(db, sql: "SELECT event_id FROM webhook_delivery ORDER BY event_id") == [1, 2])
+            #expect(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'presence_event'") == 3)
+            #expect(try String.fetchOne(db, sql: "SELECT subjects FROM webhook") == "scanners")
+            #expect(try Int64.fetchOne(db, sql: "SELECT after_tag_position_id FROM presence_cursor") == 1)
+            try db.execute(sql: """
+                INSERT INTO webhook (url, secret, events, subjects, created_ms) VALUES ('https://example.org/tags', 'whsec_y', 'entered,away', 'tags', 0);
+                INSERT INTO presence_event (kind, place, floor_id, time_ms, tag_id) VALUES ('entered', 'floor', 1, 40, 1);
+                INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'away', 50);
+                INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'missingTagHeard', 60, 1);
+                """)
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM presence_event ORDER BY id") == [1, 2, 4, 5, 6])
+            let deliveries = try Row.fetchAll(db, sql: "SELECT webhook_id, event_id FROM webhook_delivery ORDER BY webhook_id, event_id")
+                .map { [$0["webhook_id"] as Int64, $0["event_id"] as Int64] }
+            #expect(deliveries == [[1, 1], [1, 2], [1, 5], [1, 6], [2, 4]])
+            for refused in [
+                "INSERT INTO presence_event (kind, time_ms) VALUES ('away', 70)",
+                "INSERT INTO presence_event (scanner_id, kind, time_ms, tag_id) VALUES ('default', 'away', 70, 1)",
+                "INSERT INTO presence_event (kind, time_ms, tag_id) VALUES ('missingTagHeard', 70, 1)",
+            ] {
+                #expect(throws: DatabaseError.self, "\(refused)") { try db.execute(sql: refused) }
+            }
+            try db.execute(sql: "DELETE FROM tag")
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM presence_event ORDER BY id") == [1, 5], "a tag's events go with it")
+        }
+    }
+
     /// `tag_event` goes: a tag event that has its presence twin is not copied again; one that
     /// has none (written before `v4-tag-presence-events`) is, after every presence event, on its
     /// scanner's floor, without queueing a webhook delivery; the tag's events then read as before.
@@ -143,7 +191,7 @@ struct StoreMigrationTests {
         }
         try AppDatabase.migrator.migrate(queue)
         let database = try AppDatabase(queue)
-        let events = try await database.tagEvents(of: 1, after: 0, limit: 10).items
+        let events = try await database.presenceEvents(matching: PresenceEventFilter(tagID: 1), after: 0, limit: 10).items
         #expect(events.map(\.id) == [2, 3] && events.map(\.time.milliseconds) == [20, 10])
         #expect(events.allSatisfy { $0.kind == .missingTagHeard && $0.scannerID == .default && $0.tagID == 1 })
         let (floors, deliveries, tagEventTable) = try await queue.read { db in

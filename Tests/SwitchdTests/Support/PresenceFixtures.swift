@@ -64,6 +64,27 @@ struct PresenceWorld {
     }
 }
 
+extension PresenceWorld {
+    /// The recorded position as switchd stores it for tag `tagID`'s window ending at that time.
+    func tagPosition(_ recorded: RecordedPosition, tag tagID: Int64, start: Date = Readings.start) -> TagPosition {
+        TagPosition(
+            id: 0, tagID: tagID, time: start.addingTimeInterval(recorded.t), floorID: floor.id, x: recorded.x, y: recorded.y,
+            roomID: roomID(recorded.room), accuracyMetres: 1.2, method: "fused", scannersHeard: 3
+        )
+    }
+
+    /// Stores every position of `stream` as the window closer does (stored, then announced on
+    /// ``Feeds/tagPositions``); returns them as stored.
+    func store(_ stream: [RecordedPosition], tag tagID: Int64, in database: AppDatabase, feeds: Feeds) async throws -> [TagPosition] {
+        var stored: [TagPosition] = []
+        for recorded in stream {
+            stored.append(try await database.storeTagPosition(tagPosition(recorded, tag: tagID)))
+            await feeds.tagPositions.publish(upTo: stored[stored.count - 1].id)
+        }
+        return stored
+    }
+}
+
 /// A switchd wired as `main` wires it with the given presence and retry settings, feeds and
 /// clock, admin by default (see ``makeApp(_:maxBodyBytes:maxPlanBytes:adminFiles:clock:metrics:)``).
 func makeIntegrationApp(
@@ -85,5 +106,10 @@ extension Feeds {
     /// Returns once the presence derivation has read the position `id` (and every one before it).
     func presenceHasRead(_ id: Int64) async {
         await presenceRead.waitForRows(after: id - 1)
+    }
+
+    /// Returns once the presence derivation has read the tag position `id` (and every one before it).
+    func presenceHasRead(tagPosition id: Int64) async {
+        await tagPresenceRead.waitForRows(after: id - 1)
     }
 }

@@ -212,7 +212,7 @@ import Testing
             }
             try await report(1)
             try await report(2)
-            var events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+            var events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<PresenceEvent>.self).items
             #expect(events.map(\.kind) == [.missingTagHeard])
             #expect(events.first?.scannerID == .default && events.first?.time == Readings.start.addingTimeInterval(1))
 
@@ -220,7 +220,7 @@ import Testing
             try await report(3)
             _ = try await client.expect(.ok, .patch, "/v1/tags/\(tag.id)", json: TagPatch(missing: true), as: ScanContract.Tag.self)
             try await report(4)
-            events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<TagEvent>.self).items
+            events = try await client.expect(.ok, get: "/v1/tags/\(tag.id)/events", as: Page<PresenceEvent>.self).items
             #expect(events.map(\.time) == [Readings.start.addingTimeInterval(1), Readings.start.addingTimeInterval(4)])
         }
     }
@@ -403,7 +403,7 @@ import Testing
                 return try #require(try await reader.nextEvent())
             }
             #expect(missing.event == "tagEvent")
-            #expect(try JSONCoding.decoder().decode(TagEvent.self, from: Data(missing.data.utf8)).kind == .missingTagHeard)
+            #expect(try JSONCoding.decoder().decode(PresenceEvent.self, from: Data(missing.data.utf8)).kind == .missingTagHeard)
         }
     }
 }

@@ -1,80 +1,117 @@
 import Foundation
 import ScanContract
 
-/// What one derivation step did with one scanner's position: its new state and the events it settled.
-package typealias PresenceStep = @Sendable (_ state: PresenceState?, _ position: Position) -> (PresenceState, [NewPresenceEvent])
+/// What one derivation step did with one position of a scanner or tag: its new state and the events it settled.
+package typealias PresenceStep = @Sendable (_ state: PresenceState?, _ observation: PresenceObservation) -> (PresenceState, [NewPresenceEvent])
 
-/// What ``AppDatabase/derivePresence(limit:step:)`` read and stored.
+/// What ``AppDatabase/derivePresence(of:limit:step:)`` read and stored.
 package struct PresenceDerivation: Sendable {
     /// Positions read, 0 when the derivation had caught up.
     package var positionsRead: Int
     /// The events stored, in order.
     package var events: [PresenceEvent]
-    /// The state, after this step, of each scanner whose positions were read.
-    package var heard: [ScannerID: PresenceState]
+    /// The state, after this step, of each scanner or tag whose positions were read.
+    package var heard: [PresenceSubject: PresenceState]
     /// The last position the derivation has read, now stored as its cursor.
     package var cursor: Int64
 }
 
+/// The position feeds presence follows, each with its own cursor in `presence_cursor`.
+package enum PresenceSource: Sendable, CaseIterable {
+    /// Scanners' positions (`position`).
+    case scanners
+    /// Tags' positions (`tag_position`).
+    case tags
+
+    var cursorColumn: String {
+        switch self {
+        case .scanners: "after_position_id"
+        case .tags: "after_tag_position_id"
+        }
+    }
+
+    /// Up to `limit` positions after `cursor`, in order, each with whose it is.
+    func positions(after cursor: Int64, limit: Int, in sql: any StoreTransaction) throws -> [(PresenceSubject, PresenceObservation)] {
+        switch self {
+        case .scanners:
+            try sql.rows("SELECT \(PositionRecord.columns) FROM position WHERE id > ? ORDER BY id LIMIT ?", [.integer(cursor), StoreValue(limit)])
+                .map { row in
+                    let position = try PositionRecord(row: row).position()
+                    return (.scanner(position.scannerID), PresenceObservation(position))
+                }
+        case .tags:
+            try TagPositionRecord.fetchAll(sql, filter: Self.after(cursor), order: "id", limit: limit).map { record in
+                (.tag(record.position.tagID), PresenceObservation(record.position))
+            }
+        }
+    }
+
+    private static func after(_ cursor: Int64) -> StoreConditions {
+        var conditions = StoreConditions()
+        conditions.add("id > ?", .integer(cursor))
+        return conditions
+    }
+}
+
 extension AppDatabase {
-    /// Reads up to `limit` stored positions after the derivation's cursor, in order, passes each
-    /// with its scanner's state through `step`, and stores the new states, the events and the
-    /// cursor in one transaction: after a crash the same positions are read again, so no event
-    /// is lost or stored twice. Webhook deliveries are queued by the schema in the same transaction.
-    /// One body on both databases; on PostgreSQL the `presence` lock makes two derivations (a
-    /// leader that lost its lock and its successor) run one after the other.
+    /// Reads up to `limit` stored positions of `source` after its cursor, in order, passes each
+    /// with its scanner's or tag's state through `step`, and stores the new states, the events
+    /// and the cursor in one transaction: after a crash the same positions are read again, so no
+    /// event is lost or stored twice. Webhook deliveries are queued by the schema in the same
+    /// transaction. One body on both databases; on PostgreSQL the `presence` lock makes two
+    /// derivations (a leader that lost its lock and its successor) run one after the other.
     ///
     /// - Throws: what the database throws; nothing of the step is kept then.
-    package func derivePresence(limit: Int, step: @escaping PresenceStep) async throws -> PresenceDerivation {
+    package func derivePresence(of source: PresenceSource = .scanners, limit: Int, step: @escaping PresenceStep) async throws -> PresenceDerivation {
         try await writeStatements { sql in
             try sql.lock(Self.presenceLock)
-            let cursor = try sql.row("SELECT after_position_id FROM presence_cursor WHERE id = 1", [])?.int64("after_position_id") ?? 0
-            let positions = try sql.rows(
-                "SELECT \(PositionRecord.columns) FROM position WHERE id > ? ORDER BY id LIMIT ?", [.integer(cursor), StoreValue(limit)]
-            ).map { try PositionRecord(row: $0).position() }
-            var derivation = PresenceDerivation(positionsRead: positions.count, events: [], heard: [:], cursor: positions.last?.id ?? cursor)
-            for position in positions {
-                let before = try derivation.heard[position.scannerID] ?? PresenceStateRecord.fetchOne(sql, scannerID: position.scannerID)?.state()
-                let (after, events) = step(before, position)
-                derivation.heard[position.scannerID] = after
-                derivation.events += try Self.insert(events, for: position.scannerID, in: sql)
+            let cursor = try sql.row("SELECT \(source.cursorColumn) AS cursor FROM presence_cursor WHERE id = 1", [])?.int64("cursor") ?? 0
+            let positions = try source.positions(after: cursor, limit: limit, in: sql)
+            var derivation = PresenceDerivation(
+                positionsRead: positions.count, events: [], heard: [:], cursor: positions.last?.1.positionID ?? cursor
+            )
+            for (subject, observation) in positions {
+                let before = try derivation.heard[subject] ?? PresenceStateRecord.fetchOne(sql, of: subject)?.state()
+                let (after, events) = step(before, observation)
+                derivation.heard[subject] = after
+                derivation.events += try Self.insert(events, of: subject, in: sql)
             }
-            for (scannerID, state) in derivation.heard.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                try PresenceStateRecord(state, scannerID: scannerID).save(sql)
+            for (subject, state) in derivation.heard.sorted(by: { $0.key < $1.key }) {
+                try PresenceStateRecord(state, of: subject).save(sql)
             }
-            if let last = positions.last {
-                try sql.execute("UPDATE presence_cursor SET after_position_id = ? WHERE id = 1", [.integer(last.id)])
+            if positions.last != nil {
+                try sql.execute("UPDATE presence_cursor SET \(source.cursorColumn) = ? WHERE id = 1", [.integer(derivation.cursor)])
             }
             return derivation
         }
     }
 
-    /// Passes `scannerID`'s state through `step` and stores what it returns, unless a position
-    /// newer than `lastPositionID` has been read for the scanner meanwhile (then nothing changes
-    /// and the answer is empty) or the scanner is gone.
+    /// Passes `subject`'s state through `step` and stores what it returns, unless a position
+    /// newer than `lastPositionID` has been read for it meanwhile (then nothing changes and the
+    /// answer is empty) or the scanner or tag is gone.
     ///
     /// - Throws: what the database throws; nothing is kept then.
     package func updatePresence(
-        of scannerID: ScannerID, ifLastPosition lastPositionID: Int64,
+        of subject: PresenceSubject, ifLastPosition lastPositionID: Int64,
         step: @escaping @Sendable (PresenceState) -> (PresenceState, [NewPresenceEvent])
     ) async throws -> [PresenceEvent] {
         try await writeStatements { sql in
             try sql.lock(Self.presenceLock)
-            guard let state = try PresenceStateRecord.fetchOne(sql, scannerID: scannerID)?.state(), state.lastPositionID == lastPositionID else {
+            guard let state = try PresenceStateRecord.fetchOne(sql, of: subject)?.state(), state.lastPositionID == lastPositionID else {
                 return []
             }
             let (after, events) = step(state)
-            try PresenceStateRecord(after, scannerID: scannerID).save(sql)
-            return try Self.insert(events, for: scannerID, in: sql)
+            try PresenceStateRecord(after, of: subject).save(sql)
+            return try Self.insert(events, of: subject, in: sql)
         }
     }
 
-    /// Every scanner's presence state.
-    package func presenceStates() async throws -> [ScannerID: PresenceState] {
+    /// Every scanner's and tag's presence state.
+    package func presenceStates() async throws -> [PresenceSubject: PresenceState] {
         try await readStatements { sql in
-            var states: [ScannerID: PresenceState] = [:]
+            var states: [PresenceSubject: PresenceState] = [:]
             for record in try PresenceStateRecord.all(sql) {
-                states[try storedScannerID(record.scannerID)] = try record.state()
+                states[record.subject] = try record.state()
             }
             return states
         }
@@ -86,6 +123,7 @@ extension AppDatabase {
         var conditions = StoreConditions()
         conditions.add("id > ?", .integer(id))
         conditions.add("scanner_id = ?", filter.scannerID.map { .text($0.rawValue) })
+        conditions.add("tag_id = ?", filter.tagID.map { .integer($0) })
         conditions.add("kind = ?", filter.kind.map { .text($0.rawValue) })
         conditions.add("time_ms >= ?", filter.since.map { .integer($0.milliseconds) })
         conditions.add("time_ms < ?", filter.until.map { .integer($0.milliseconds) })
@@ -121,7 +159,7 @@ extension AppDatabase {
         try SequencedFeed.presenceEvents.end(in: sql)
     }
 
-    private static func insert(_ events: [NewPresenceEvent], for scannerID: ScannerID, in sql: any StoreTransaction) throws -> [PresenceEvent] {
-        try events.map { new in try PresenceEventRecord(new, scannerID: scannerID).inserted(sql).event() }
+    private static func insert(_ events: [NewPresenceEvent], of subject: PresenceSubject, in sql: any StoreTransaction) throws -> [PresenceEvent] {
+        try events.map { new in try PresenceEventRecord(new, of: subject).inserted(sql).event() }
     }
 }

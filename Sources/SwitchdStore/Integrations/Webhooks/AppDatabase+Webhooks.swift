@@ -4,9 +4,11 @@ import ScanContract
 extension AppDatabase {
     /// Stores a subscription; it gets every matching event stored from now on.
     ///
-    /// - Throws: ``StoreError/invalidField(_:)`` naming `url`, `secret` or `events` (``NewWebhook/validate()``).
+    /// - Throws: ``StoreError/invalidField(_:)`` naming `url`, `secret`, `events` (``NewWebhook/validate()``)
+    ///   or `subjects` (``NewWebhook/validateSubjects()``).
     package func createWebhook(_ new: NewWebhook, secret: String, at now: Date) async throws -> Webhook {
         try validate(new.validate)
+        try validate(new.validateSubjects)
         let record = WebhookRecord(new, secret: secret, created: now)
         return try await writeStatements { sql in
             try record.inserted(sql).webhook(WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))

@@ -24,6 +24,15 @@ struct MQTTTopics: Sendable {
     func switchCommandResult(_ id: ScannerID) -> String { scanSwitch(id) + "/result" }
     /// Where presence events (and any other event kind) of a scanner go, QoS 1, not retained.
     func events(_ id: ScannerID) -> String { scanner(id) + "/events" }
+    /// Where a tag's presence events go, QoS 1, not retained.
+    func tagEvents(_ tagID: Int64) -> String { "\(prefix)/tags/\(tagID)/events" }
+
+    /// Where `event` goes: its scanner's events (a missing tag heard goes with the scanner that
+    /// heard it, as it always has), or its tag's.
+    func events(of event: PresenceEvent) -> String {
+        if let scannerID = event.scannerID { return events(scannerID) }
+        return tagEvents(event.tagID ?? 0)
+    }
 
     /// The scanner a command topic names; nil for any other topic.
     func scannerOfSwitchCommand(_ topic: String) -> ScannerID? {

@@ -3,8 +3,8 @@ import Metrics
 import ScanContract
 import SwitchdStore
 
-/// `/v1/events`: presence events (``PresenceEvent``), paged and live, filtered by `scannerID`,
-/// `kind`, `since` and `until`.
+/// `/v1/events`: presence events (``PresenceEvent``) of scanners and tags, paged and live,
+/// filtered by `scannerID`, `tagID`, `kind`, `since` and `until`.
 struct EventsController {
     let database: AppDatabase
     let feed: SequenceFeed

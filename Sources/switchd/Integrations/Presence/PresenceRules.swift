@@ -4,27 +4,39 @@ import SwitchdStore
 
 /// How positions become presence events; pure, so recorded streams can be replayed through it.
 ///
-/// A scanner settles in a place (a floor, and a room or none) once its positions have stayed
+/// A scanner or tag settles in a place (a floor, and a room or none) once its positions have stayed
 /// there for `dwell`, measured by the positions' own times: a position elsewhere starts a new
 /// candidate, one back in the settled place drops it. So a position wobbling across a wall for
 /// less than `dwell` changes nothing. Settling emits, in this order: `left` the old room, `left`
 /// the old floor, `entered` the new floor, `entered` the new room (only those that changed).
 /// The first position after `away` emits `back` and then settles like a first position.
 struct PresenceRules: Sendable {
-    /// How long a scanner must stay in a new place before the change counts; zero settles at once.
+    /// How long a scanner or tag must stay in a new place before the change counts; zero settles at once.
     var dwell: Duration
     /// How long without a position before a scanner is `away`.
     var awayAfter: Duration
+    /// How long without a located window before a tag is `away`; nil: ``awayAfter``.
+    var tagAwayAfter: Duration?
 
-    /// The scanner's state after `position`, and the events it settles.
-    func step(_ state: PresenceState?, _ position: Position) -> (PresenceState, [NewPresenceEvent]) {
-        let spot = PresenceSpot(floor: position.floor, roomID: position.roomID)
+    /// The rules a tag's presence follows: the same dwell, and ``tagAwayAfter``.
+    var forTags: PresenceRules {
+        PresenceRules(dwell: dwell, awayAfter: tagAwayAfter ?? awayAfter)
+    }
+
+    /// The rules `subject`'s presence follows.
+    func rules(for subject: PresenceSubject) -> PresenceRules {
+        subject.tagID == nil ? self : forTags
+    }
+
+    /// The state after `position`, and the events it settles.
+    func step(_ state: PresenceState?, _ position: PresenceObservation) -> (PresenceState, [NewPresenceEvent]) {
+        let spot = position.spot
         var next = state ?? PresenceState(
-            settled: nil, candidate: nil, candidateSince: nil, away: false, lastPositionID: position.id, lastTime: position.time
+            settled: nil, candidate: nil, candidateSince: nil, away: false, lastPositionID: position.positionID, lastTime: position.time
         )
         var events: [NewPresenceEvent] = []
         if next.away {
-            events.append(NewPresenceEvent(kind: .back, floor: spot.floor, roomID: spot.roomID, time: position.time, positionID: position.id))
+            events.append(NewPresenceEvent(kind: .back, floor: spot.floor, roomID: spot.roomID, time: position.time, positionID: position.positionID))
             next.away = false
         }
         if spot == next.settled {
@@ -36,19 +48,19 @@ struct PresenceRules: Sendable {
                 next.candidateSince = position.time
             }
             if position.time.milliseconds - (next.candidateSince ?? position.time).milliseconds >= Self.milliseconds(dwell) {
-                events += Self.moves(from: next.settled, to: spot, time: position.time, positionID: position.id)
+                events += Self.moves(from: next.settled, to: spot, time: position.time, positionID: position.positionID)
                 next.settled = spot
                 next.candidate = nil
                 next.candidateSince = nil
             }
         }
-        next.lastPositionID = position.id
+        next.lastPositionID = position.positionID
         next.lastTime = max(next.lastTime, position.time)
         return (next, events)
     }
 
     /// The state once `awayAfter` has passed with no position: it leaves its room and floor and
-    /// is `away`, at the last position's time plus `awayAfter`. Nothing for a scanner already away.
+    /// is `away`, at the last position's time plus `awayAfter`. Nothing for one already away.
     func away(_ state: PresenceState) -> (PresenceState, [NewPresenceEvent]) {
         guard !state.away else { return (state, []) }
         let time = Date(milliseconds: state.lastTime.milliseconds + Self.milliseconds(awayAfter))

@@ -2,11 +2,11 @@ import ScanContract
 import SwitchdStore
 
 extension QueryParameters {
-    /// The filters shared by `GET /v1/events` and its stream: `scannerID`, `kind`, `since`, `until`.
+    /// The filters shared by `GET /v1/events` and its stream: `scannerID`, `tagID`, `kind`, `since`, `until`.
     func presenceEventFilter() throws -> PresenceEventFilter {
         PresenceEventFilter(
-            scannerID: try scannerID("scannerID"), kind: try oneOf("kind", PresenceEventKind.self), since: try date("since"),
-            until: try date("until")
+            scannerID: try scannerID("scannerID"), tagID: try int64("tagID"), kind: try oneOf("kind", PresenceEventKind.self),
+            since: try date("since"), until: try date("until")
         )
     }
 

@@ -16,7 +16,7 @@ import Testing
         var state: PresenceState?
         var events: [NewPresenceEvent] = []
         for (index, recorded) in stream.enumerated() {
-            let (next, settled) = rules.step(state, Position(id: Int64(index + 1), world.new(recorded)))
+            let (next, settled) = rules.step(state, PresenceObservation(Position(id: Int64(index + 1), world.new(recorded))))
             state = next
             events += settled
         }
@@ -53,8 +53,8 @@ import Testing
         upstairs.floor = 9
         upstairs.roomID = 90
         upstairs.time = first.time.addingTimeInterval(2)
-        let (state, _) = rules.step(nil, first)
-        let (_, events) = rules.step(state, upstairs)
+        let (state, _) = rules.step(nil, PresenceObservation(first))
+        let (_, events) = rules.step(state, PresenceObservation(upstairs))
         #expect(events.map(\.kind) == [.left, .left, .entered, .entered])
         #expect(events.map(\.place) == [.room, .floor, .floor, .room])
         #expect(events.map(\.floor) == [1, 1, 9, 9])
@@ -64,7 +64,7 @@ import Testing
     @Test func awayLeavesWhereTheScannerWasAndTheNextPositionIsBack() {
         let rules = PresenceRules(dwell: .zero, awayAfter: .seconds(90))
         let heard = Position(id: 1, Self.world.new(RecordedPosition(t: 10, room: "office", x: 7, y: 3)))
-        let (state, _) = rules.step(nil, heard)
+        let (state, _) = rules.step(nil, PresenceObservation(heard))
         let (away, events) = rules.away(state)
         #expect(events.map(\.kind) == [.left, .left, .away])
         #expect(events.allSatisfy { $0.time == heard.time.addingTimeInterval(90) })
@@ -72,7 +72,7 @@ import Testing
         var later = heard
         later.id = 2
         later.time = heard.time.addingTimeInterval(600)
-        let (_, back) = rules.step(away, later)
+        let (_, back) = rules.step(away, PresenceObservation(later))
         #expect(back.map(\.kind) == [.back, .entered, .entered])
         #expect(back.first?.roomID == Self.world.office.id)
     }

@@ -61,6 +61,36 @@ struct PostgresDashboardStoreTests {
         }
     }
 
+    /// A tag's positions count in the dwell as a visitor of their own (anonymous, like a
+    /// scanner's): its stays add to the rooms' and items' beside the scanners'.
+    @Test(arguments: StoreBackend.allCases)
+    func tagsCountInTheDwellBesideScanners(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let (lab, _, _) = try await Self.surveyed(in: database)
+            let floor = try await database.floor(lab.floorID)
+            var item = Beacons.new(floorID: floor.id, minor: 1, x: 20, y: 20)
+            item.metadata = ["name": "Vase", "content.en": "A vase"]
+            let vase = try await database.createBeacon(item)
+            for seconds in [0.0, 30] {
+                _ = try await database.createPosition(Positions.new(floor: floor, x: 1, y: 1, at: seconds, roomID: lab.id))
+            }
+            let badge = try await database.createTag(NewTag(name: "Visitor 3", identity: .address(MACAddress(rawValue: 0xAA_BB_CC_00_11_44))))
+            // In the lab 20 s, then 15 s by the vase, out of any room.
+            for (seconds, x, y, room) in [(0.0, 1.0, 1.0, lab.id), (20, 1, 1, lab.id), (30, 20, 20.5, nil), (45, 20.5, 20, nil)] as [(Double, Double, Double, Int64?)] {
+                _ = try await database.storeTagPosition(TagPosition(
+                    id: 0, tagID: badge.id, time: Readings.start.addingTimeInterval(seconds), floorID: floor.id, x: x, y: y,
+                    roomID: room, accuracyMetres: 1, method: "fused", scannersHeard: 3
+                ))
+            }
+            let dashboard = try await database.dashboard(since: Readings.start.addingTimeInterval(-1), now: Readings.start.addingTimeInterval(61))
+            #expect(dashboard.dwell.rooms == [PlaceDwell(id: lab.id, name: "Lab", floorID: floor.id, visits: 2, seconds: 50)])
+            #expect(dashboard.dwell.items == [PlaceDwell(id: vase.id, name: "Vase", floorID: floor.id, visits: 1, seconds: 15)])
+            let later = try await database.dashboard(since: Readings.start.addingTimeInterval(31), now: Readings.start.addingTimeInterval(61))
+            #expect(later.dwell.rooms.isEmpty)
+            #expect(later.dwell.items == [PlaceDwell(id: vase.id, name: "Vase", floorID: floor.id, visits: 1, seconds: 0)])
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func emittersAreSummedWithWhereTheyAreLoudestAndPagedByKey(_ backend: StoreBackend) async throws {
         try await backend.withDatabase { database in

@@ -14,6 +14,7 @@ struct PostgresMigrationTests {
     static let booleanColumns: Set<String> = [
         "switch_revision.scanning", "switch_revision.store_data", "batch.discarded", "presence_state.settled",
         "presence_state.away", "tag.missing", "tag.missing_heard", "mqtt_outbox.retain", "mqtt_outbox_dead.retain",
+        "tag_presence_state.settled", "tag_presence_state.away",
     ]
     /// Columns GRDB keeps as 16-byte BLOBs and PostgreSQL as `uuid`.
     static let uuidColumns: Set<String> = ["batch.uuid", "measurement.uuid", "measurement.beacon_uuid", "beacon.uuid"]
@@ -148,6 +149,7 @@ struct PostgresMigrationTests {
         let refused = [
             "INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'missingTagHeard', 0)",
             "INSERT INTO presence_event (scanner_id, kind, time_ms) VALUES ('default', 'entered', 0)",
+            "INSERT INTO presence_event (kind, time_ms) VALUES ('away', 0)",
             "INSERT INTO token (name, role, scanner_id, hash, created_ms) VALUES ('t', 'admin', 'default', "
                 + "(SELECT hash FROM token LIMIT 0), 0)",
         ]

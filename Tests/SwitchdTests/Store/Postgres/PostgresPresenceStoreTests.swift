@@ -12,7 +12,7 @@ import Testing
 @Suite("Presence, webhooks and MQTT on both databases", postgresInstalled, .postgresServer)
 struct PostgresPresenceStoreTests {
     static let start = Date(milliseconds: 1_790_000_000_000)
-    static let rules = PresenceRules(dwell: .zero, awayAfter: .seconds(90))
+    static let rules = PresenceRules(dwell: .zero, awayAfter: .seconds(90), tagAwayAfter: .seconds(30))
 
     @Test(arguments: StoreBackend.allCases)
     func positionsBecomeEventsOnceInOrderPagedFilteredAndMarkedAway(_ backend: StoreBackend) async throws {
@@ -31,7 +31,7 @@ struct PostgresPresenceStoreTests {
             #expect(derivation.events.map(\.kind) == [.entered, .entered, .left, .entered])
             #expect(derivation.events.map(\.roomID) == [nil, world.hall.id, world.hall.id, world.office.id])
             #expect(derivation.events.map(\.positionID) == [first, first, second, second])
-            #expect(derivation.heard[.default]?.settled == PresenceSpot(floor: world.floor.id, roomID: world.office.id))
+            #expect(derivation.heard[.scanner(.default)]?.settled == PresenceSpot(floor: world.floor.id, roomID: world.office.id))
 
             // Read again: nothing new, the cursor stays.
             let again = try await Self.derive(database)
@@ -47,14 +47,57 @@ struct PostgresPresenceStoreTests {
             #expect(try await database.presenceEvents(matching: PresenceEventFilter(until: later), after: 0, limit: 10).items.map(\.id) == [1, 2])
 
             // Away: not while a newer position has been read, then once.
-            #expect(try await database.presenceStates()[.default]?.lastPositionID == second)
-            #expect(try await database.updatePresence(of: .default, ifLastPosition: first) { Self.rules.away($0) }.isEmpty)
-            let away = try await database.updatePresence(of: .default, ifLastPosition: second) { Self.rules.away($0) }
+            #expect(try await database.presenceStates()[.scanner(.default)]?.lastPositionID == second)
+            #expect(try await database.updatePresence(of: .scanner(.default), ifLastPosition: first) { Self.rules.away($0) }.isEmpty)
+            let away = try await database.updatePresence(of: .scanner(.default), ifLastPosition: second) { Self.rules.away($0) }
             #expect(away.last?.kind == .away && away.first?.id == 5)
             #expect(away.last?.time == later.addingTimeInterval(90))
-            #expect(try await database.presenceStates()[.default]?.away == true)
+            #expect(try await database.presenceStates()[.scanner(.default)]?.away == true)
             #expect(try await database.endOfPresenceEventFeed() == away.last?.id)
-            #expect(try await database.updatePresence(of: .default, ifLastPosition: second) { Self.rules.away($0) }.isEmpty)
+            #expect(try await database.updatePresence(of: .scanner(.default), ifLastPosition: second) { Self.rules.away($0) }.isEmpty)
+        }
+    }
+
+    /// A tag's positions follow the same rules from their own cursor: its events carry the tag
+    /// and no scanner, are queued only for webhooks that follow tags, and go with the tag.
+    @Test(arguments: StoreBackend.allCases)
+    func tagPositionsBecomeTheTagsEventsForWebhooksThatFollowTags(_ backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let world = try await PresenceStoreWorld.make(database)
+            let tag = try await database.createTag(NewTag(name: "Badge", identity: .address(MACAddress(rawValue: 0xAA_BB_CC_00_11_22))))
+            let scanners = try await database.createWebhook(NewWebhook(url: "http://127.0.0.1:9/s", subjects: [.scanners]), secret: "s1", at: Self.start)
+            let tags = try await database.createWebhook(NewWebhook(url: "http://127.0.0.1:9/t", subjects: [.tags]), secret: "s2", at: Self.start)
+            #expect(scanners.subjects == [.scanners] && tags.subjects == [.tags])
+            await #expect(throws: StoreError.self) {
+                try await database.createWebhook(NewWebhook(url: "http://127.0.0.1:9/n", subjects: []), secret: "s3", at: Self.start)
+            }
+
+            let hall = try await world.tagPosition(of: tag.id, in: world.hall, at: 0)
+            let office = try await world.tagPosition(of: tag.id, in: world.office, at: 2)
+            let derivation = try await database.derivePresence(of: .tags, limit: 500) { Self.rules.forTags.step($0, $1) }
+            #expect(derivation.positionsRead == 2 && derivation.cursor == office.id)
+            #expect(derivation.events.map(\.kind) == [.entered, .entered, .left, .entered])
+            #expect(derivation.events.map(\.roomID) == [nil, world.hall.id, world.hall.id, world.office.id])
+            #expect(derivation.events.map(\.positionID) == [hall.id, hall.id, office.id, office.id])
+            #expect(derivation.events.allSatisfy { $0.tagID == tag.id && $0.scannerID == nil })
+            #expect(derivation.heard[.tag(tag.id)]?.settled == PresenceSpot(floor: world.floor.id, roomID: world.office.id))
+            #expect(try await Self.derive(database).positionsRead == 0, "scanners' cursor apart")
+            #expect(try await database.derivePresence(of: .tags, limit: 500) { Self.rules.forTags.step($0, $1) }.positionsRead == 0)
+
+            #expect(try await database.presenceEvents(matching: PresenceEventFilter(tagID: tag.id), after: 0, limit: 10).items == derivation.events)
+            #expect(try await database.presenceEvents(matching: PresenceEventFilter(scannerID: .default), after: 0, limit: 10).items.isEmpty)
+            #expect(try await database.webhooks().map(\.deliveries.pending) == [0, 4])
+            let delivered = try await database.webhookDeliveries(of: tags.id, state: nil, after: 0, limit: 10).items
+            #expect(delivered.allSatisfy { $0.tagID == tag.id && $0.scannerID == nil })
+
+            #expect(try await database.presenceStates()[.tag(tag.id)]?.lastPositionID == office.id)
+            let away = try await database.updatePresence(of: .tag(tag.id), ifLastPosition: office.id) { Self.rules.forTags.away($0) }
+            #expect(away.map(\.kind) == [.left, .left, .away] && away.allSatisfy { $0.tagID == tag.id })
+            #expect(away.last?.time == Self.start.addingTimeInterval(2 + 30))
+
+            try await database.deleteTag(tag.id)
+            #expect(try await database.presenceEvents(matching: PresenceEventFilter(), after: 0, limit: 10).items.isEmpty)
+            #expect(try await database.presenceStates().isEmpty)
         }
     }
 
@@ -191,6 +234,14 @@ struct PresenceStoreWorld {
         let hall = try await database.createRoom(NewRoom(floorID: floor.id, name: "Hall"))
         let office = try await database.createRoom(NewRoom(floorID: floor.id, name: "Office"))
         return PresenceStoreWorld(database: database, floor: floor, hall: hall, office: office)
+    }
+
+    /// Stores a position of tag `tagID` in `room`, `seconds` after the suite's start.
+    func tagPosition(of tagID: Int64, in room: Room, at seconds: Double) async throws -> TagPosition {
+        try await database.storeTagPosition(TagPosition(
+            id: 0, tagID: tagID, time: PostgresPresenceStoreTests.start.addingTimeInterval(seconds), floorID: floor.id, x: 1, y: 1,
+            roomID: room.id, accuracyMetres: 1, method: "fused", scannersHeard: 3
+        ))
     }
 
     /// Stores a position of `scanner` in `room`, `seconds` after the suite's start; returns its ID.

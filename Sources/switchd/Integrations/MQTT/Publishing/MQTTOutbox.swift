@@ -39,7 +39,7 @@ struct MQTTOutbox: Sendable {
     ///
     /// - Throws: ``StoreError`` when the database cannot be written: then neither happened.
     func putPresence(_ event: PresenceEvent) async throws {
-        let message = try MQTTMessage.json(event, topic: topics.events(event.scannerID), retain: false)
+        let message = try MQTTMessage.json(event, topic: topics.events(of: event), retain: false)
         let stored = try await database.enqueueMQTT(Self.entries([message]), at: .nowInMilliseconds(), presenceCursor: event.id)
         await announce(stored)
     }

@@ -4,7 +4,7 @@ import ServiceLifecycle
 import SwitchdStore
 
 /// Puts every presence event switchd stores into the MQTT outbox (topic
-/// `<prefix>/scanners/<id>/events`, QoS 1), in the order stored, each exactly once: the event and
+/// `<prefix>/scanners/<id>/events`, a tag's `<prefix>/tags/<id>/events`, QoS 1), in the order stored, each exactly once: the event and
 /// the relay's cursor move in one transaction (``MQTTOutbox/putPresence(_:)``). On its first start
 /// ever it begins with the next event stored; after a restart, after the last one relayed, so
 /// events stored while the broker was away, or while switchd was stopped, still go out.
