@@ -499,10 +499,9 @@ def close_and_judge(page, failed):
     if failed is not None:
         print(f"FAIL: {type(failed).__name__}: {failed}")
         return 1
-    # Chromium logs every 4xx answer as an error, also those the page expects and handles: a
-    # floor not geo-referenced answers 404 on its /georeference.
-    expected = ("/georeference - Failed to load resource: the server responded with a status of 404",)
-    errors = [entry for entry in page.console if entry.get("level") == "SEVERE" and not any(e in entry.get("message", "") for e in expected)]
+    # Chromium logs every 4xx answer as an error, so normal use of the page must get none: no
+    # console error is allowed at all.
+    errors = [entry for entry in page.console if entry.get("level") == "SEVERE"]
     if errors:
         print(f"FAIL: {len(errors)} console errors")
         return 1

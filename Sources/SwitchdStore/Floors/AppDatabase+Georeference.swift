@@ -26,13 +26,15 @@ extension AppDatabase {
         }
     }
 
-    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor or one not geo-referenced.
-    package func georeference(ofFloor floorID: Int64) async throws -> Georeference {
+    /// The floor's geo-reference; nil when the floor is not geo-referenced.
+    ///
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
+    package func georeference(ofFloor floorID: Int64) async throws -> Georeference? {
         try await readStatements { sql in
             guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
             guard let points = try GeoreferencePointRecord.controlPointsByFloor(sql)[floorID],
                   let fit = try? GeoAffineFit(points)
-            else { throw StoreError.notFound("floor \(floorID) is not geo-referenced") }
+            else { return nil }
             return Self.georeference(floorID: floorID, points: points, fit: fit)
         }
     }

@@ -25,7 +25,8 @@ struct GeoreferenceController {
         return try .json(await database.setGeoreference(ofFloor: id, new))
     }
 
-    /// 404 when the floor is unknown or not geo-referenced.
+    /// 200 ``Georeference``, or 200 `null` when the floor is not geo-referenced (a normal state the
+    /// admin page asks about for every floor, so not an error); 404 when the floor is unknown.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         try .json(await database.georeference(ofFloor: context.pathID("floor")))
     }

@@ -24,7 +24,9 @@ import Testing
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
             #expect(try await client.expect(.ok, get: "/v1/locations/\(world.a.id)", as: Location.self).latitude == nil)
-            #expect(try await client.get("/v1/floors/\(world.ground.id)/georeference").status == .notFound)
+            // Not geo-referenced is a normal state, not an error: 200 `null` (the admin page asks for every floor).
+            #expect(try await client.expect(.ok, get: "/v1/floors/\(world.ground.id)/georeference", as: Georeference?.self) == nil)
+            #expect(try await client.get("/v1/floors/999/georeference").status == .notFound)
 
             let points = Self.controlPoints()
             let fitted = try await client.expect(
@@ -50,6 +52,7 @@ import Testing
             #expect(try await client.execute(uri: "/v1/floors/\(world.ground.id)/georeference", method: .delete).status == .noContent)
             #expect(try await client.expect(.ok, get: "/v1/locations/\(world.a.id)", as: Location.self).latitude == nil)
             #expect(try await client.execute(uri: "/v1/floors/\(world.ground.id)/georeference", method: .delete).status == .notFound)
+            #expect(try await client.expect(.ok, get: "/v1/floors/\(world.ground.id)/georeference", as: Georeference?.self) == nil)
         }
     }
 

@@ -28,12 +28,8 @@ export class GeoReferencePanel {
     this.pending = null;
     this.$('geo-form').hidden = true;
     if (this.floorID !== null) {
-      try {
-        const stored = await this.api.request('GET', `/v1/floors/${this.floorID}/georeference`);
-        this.points = stored.controlPoints;
-      } catch (error) {
-        if (error.status !== 404) throw error;
-      }
+      const stored = await this.api.request('GET', `/v1/floors/${this.floorID}/georeference`);
+      this.points = stored?.controlPoints ?? [];
     }
     this.render();
   }
