@@ -18,7 +18,7 @@ import urllib.error
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from admin_survey import SHOTS, AdminPage, api, close_and_judge, run_with_screenshot
+from admin_survey import BASE, SHOTS, AdminPage, api, close_and_judge, run_with_screenshot
 from visit_and_dashboard import sign_in
 
 SCANNERS = [("fixed-a", 0.0, 0.0), ("fixed-b", 12.0, 0.0), ("fixed-c", 6.0, 10.0)]
@@ -86,6 +86,35 @@ def run(page):
     if scanners != {name for name, _, _ in SCANNERS}:
         raise AssertionError(f"sightings from {scanners}")
     page.shot("tag-last-seen", show="tags")
+
+    print("==> the visitor page follows the badge (?tag=): where it is, the nearest item, a route")
+    hall = api("POST", "/v1/rooms", {"floorID": floor["id"], "name": "Bike hall"})
+    shop = api("POST", "/v1/rooms", {"floorID": floor["id"], "name": "Repair shop"})
+    door = api("POST", "/v1/locations", {"roomID": hall["id"], "x": 8, "y": 3})
+    bench = api("POST", "/v1/locations", {"roomID": shop["id"], "x": 10, "y": 8})
+    api("POST", "/v1/links", {"from": door["id"], "to": bench["id"], "kind": "walk"})
+    api("POST", "/v1/beacons", {"uuid": BEACON_UUID, "major": 4, "minor": 1, "floorID": floor["id"], "x": 9, "y": 4,
+                                "measuredPower": -59, "metadata": {"name": "Penny-farthing", "content": "A bicycle from 1880."}})
+    reader = api("POST", "/v1/tokens", {"name": "visitor", "role": "reader"})["token"]
+    driver.switch_to.new_window("tab")
+    driver.get(f"{BASE}/visit/?tag={tag['id']}#token={reader}")
+    page.wait("the page following the badge", lambda: f"badge {tag['id']}" in page.text("where-text"))
+    for second in range(4, 7):
+        heard_at((9.0, 3.0), start + datetime.timedelta(seconds=second))
+    where = page.by_id("where-text")
+    page.wait("where the badge is", lambda: int(where.get_attribute("data-count") or 0) >= 1
+              and page.js("return document.getElementById('position-dot') !== null"), timeout=60)
+    page.wait("the item nearest the badge", lambda: "Penny-farthing" in page.text("nearest-item"))
+    page.by_id("search-input").send_keys("repair")
+    page.by_id("search-go").click()
+    button = f"#search-results button[data-room-id='{shop['id']}']"
+    page.wait("the shop in the results", lambda: driver.find_elements(By.CSS_SELECTOR, button))
+    driver.find_element(By.CSS_SELECTOR, button).click()
+    page.wait("the route from the badge", lambda: page.by_id("route-summary").get_attribute("data-room-id") == str(shop["id"]))
+    print(f"    {where.text} / {page.text('route-summary')}")
+    page.shot("visit-follows-badge", show="route-steps")
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
 
     print("==> a watched list too long for the switch answer is shown on its fixed scanner")
     card = "#scanner-list li[data-scanner-id='fixed-a']"

@@ -161,21 +161,26 @@ function showWhere() {
   box.dataset.metres = found.metres.toFixed(2);
 }
 
-function follow(scannerID) {
+/** Follows a scanner's positions, or with `{ tag }` a tracked tag's (a visitor's badge). */
+function follow(scannerID, { tag = null } = {}) {
   if (state.follow) state.follow.abort();
   state.follow = null;
   state.position = null;
-  if (!scannerID) return;
+  if (!scannerID && tag == null) return;
   const controller = new AbortController();
   state.follow = controller;
-  $('where-text').textContent = `Waiting for where ${scannerID} is…`;
-  // The one multiplexed feed (GET /v1/stream), as the admin page follows everything live.
-  api.stream(`/v1/stream?feeds=position&scannerIDs=${encodeURIComponent(scannerID)}`, {
+  $('where-text').textContent = `Waiting for where ${tag != null ? `badge ${tag}` : scannerID} is…`;
+  // The one multiplexed feed (GET /v1/stream), as the admin page follows everything live. A tag's
+  // position names its floor `floorID`; the page reads `floor` as a scanner's has it.
+  const [path, kind, read] = tag != null
+    ? [`/v1/stream?feeds=tagPosition&tagIDs=${encodeURIComponent(tag)}`, 'tagPosition', (p) => ({ ...p, floor: p.floorID })]
+    : [`/v1/stream?feeds=position&scannerIDs=${encodeURIComponent(scannerID)}`, 'position', (p) => p];
+  api.stream(path, {
     signal: controller.signal,
     onState: (text) => { if (text !== 'live') say(`Position feed ${text}.`); },
     onEvent: guard(async (event) => {
-      if (event.event !== 'position' || controller.signal.aborted) return;
-      const p = JSON.parse(event.data);
+      if (event.event !== kind || controller.signal.aborted) return;
+      const p = read(JSON.parse(event.data));
       const movedFloor = state.position?.floor !== p.floor;
       state.position = p;
       showWhere();
@@ -264,10 +269,14 @@ async function start() {
   $('floor-select').replaceChildren(...floors.map((f) => option(f.id, `${f.name} — ${f.building}`)));
   const scannerSelect = $('scanner-select');
   scannerSelect.replaceChildren(option('', '(choose)'), ...scanners.map((s) => option(s.id, s.name === s.id ? s.id : `${s.name} (${s.id})`)));
-  const wanted = new URLSearchParams(window.location.search).get('scanner');
+  const query = new URLSearchParams(window.location.search);
+  const wanted = query.get('scanner');
   if (wanted && scanners.some((s) => s.id === wanted)) scannerSelect.value = wanted;
+  // ?tag=ID follows a badge the fixed scanners track (the museum's case) instead of a device.
+  const tag = /^[0-9]+$/.test(query.get('tag') ?? '') ? query.get('tag') : null;
   await showFloor(floors[0]?.id ?? null);
-  if (scannerSelect.value) follow(scannerSelect.value);
+  if (tag != null) follow(null, { tag });
+  else if (scannerSelect.value) follow(scannerSelect.value);
   say(floors.length ? 'Welcome.' : 'This site has no map yet.');
 }
 
