@@ -30,8 +30,9 @@ struct AuthMiddleware: RouterMiddleware {
         if rule.isOpen {
             return try await next(request, context)
         }
+        let throttled = throttle.retryAfter(for: context.clientAddress)
         let (principal, token, fromMemory) = try await authenticate(
-            request, context: context, acceptingRemembered: rule.checksTokenWhenStoring, throttledFor: throttle.retryAfter(for: context.clientAddress)
+            request, context: context, acceptingRemembered: rule.checksTokenWhenStoring, throttledFor: throttled
         )
         var context = context
         context.principal = principal
@@ -44,6 +45,7 @@ struct AuthMiddleware: RouterMiddleware {
         } catch StoreError.tokenRevoked {
             // Revoked after an earlier request found it active (``AccessRule/checksTokenWhenStoring``).
             authenticator.forget(token)
+            try refuseIfThrottled(throttled)
             recordFailure(reason: "revoked_token", request: request, context: context)
             throw APIError.unknownOrRevokedToken
         } catch where fromMemory && Self.refusesWhatWasSent(error) {
@@ -59,6 +61,7 @@ struct AuthMiddleware: RouterMiddleware {
                 throw refused   // the token table unreadable: the first refusal stands
             }
             guard stillActive else {
+                try refuseIfThrottled(throttled)
                 recordFailure(reason: "revoked_token", request: request, context: context)
                 throw APIError.unknownOrRevokedToken
             }

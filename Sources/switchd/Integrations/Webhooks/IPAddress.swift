@@ -63,12 +63,20 @@ enum IPAddress: Hashable, Sendable {
             }
             if bytes.allSatisfy({ $0 == 0 }) { return .unspecified }
             if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return .loopback }
+            if bytes == Self.awsMetadataV6 { return .linkLocal }        // fd00:ec2::254, a cloud metadata service
             if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return .linkLocal }
+            if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0xC0 { return .multicastOrReserved }   // fec0::/10, old site-local
             if bytes[0] & 0xFE == 0xFC { return .privateUse }
-            if bytes[0] == 0xFF { return .multicastOrReserved }
+            // ff00::/8; ::/8 less the mapped, NAT64 and loopback forms above (IPv4-compatible
+            // addresses, the local-use NAT64 64:ff9b:1::/48 and the rest).
+            if bytes[0] == 0xFF || bytes[0] == 0 { return .multicastOrReserved }
             return .global
         }
     }
+
+    /// A cloud metadata service's IPv6 address inside fc00::/7, which loopback and private
+    /// addresses being allowed must not open.
+    private static let awsMetadataV6: [UInt8] = [0xFD, 0x00, 0x0E, 0xC2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54]
 
     private static func lastFour(_ bytes: [UInt8]) -> UInt32 {
         bytes[12..<16].reduce(0) { $0 << 8 | UInt32($1) }
@@ -80,11 +88,13 @@ enum IPAddress: Hashable, Sendable {
         }
         if within(0x0000_0000, 8) { return .unspecified }            // 0.0.0.0/8
         if within(0x7F00_0000, 8) { return .loopback }               // 127.0.0.0/8
-        if within(0xA9FE_0000, 16) { return .linkLocal }             // 169.254.0.0/16
+        if within(0xA9FE_0000, 16) || value == 0x6464_64C8 { return .linkLocal }   // 169.254.0.0/16; 100.100.100.200, a cloud metadata service
         if within(0x0A00_0000, 8) || within(0xAC10_0000, 12) || within(0xC0A8_0000, 16) || within(0x6440_0000, 10) {
             return .privateUse                                       // 10/8, 172.16/12, 192.168/16, 100.64/10
         }
-        if within(0xE000_0000, 4) || within(0xF000_0000, 4) { return .multicastOrReserved }   // 224/4, 240/4
+        if within(0xE000_0000, 4) || within(0xF000_0000, 4) || within(0xC000_0000, 24) || within(0xC612_0000, 15) {
+            return .multicastOrReserved                              // 224/4, 240/4, 192.0.0/24, 198.18/15
+        }
         return .global
     }
 }

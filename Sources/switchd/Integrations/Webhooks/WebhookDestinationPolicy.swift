@@ -19,7 +19,7 @@ import NIOPosix
 /// Swift's cooperative pool) and refused when any of its addresses is: when the webhook is
 /// created and again before each delivery, since what a name resolves to can change. The HTTP
 /// client resolves the name once more when it connects; a name whose answer changes between the
-/// two (DNS rebinding) is not caught by this check (docs/webhooks.md).
+/// two (DNS rebinding) is not caught by this check (docs/integrations.md).
 struct WebhookDestinationPolicy: Sendable {
     var allowsPrivate = false
     /// Every address a host name stands for, empty when it resolves to none: ``systemResolve(_:)``

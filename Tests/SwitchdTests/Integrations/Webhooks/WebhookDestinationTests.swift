@@ -45,6 +45,8 @@ import Testing
         #expect(try kind("224.0.0.1") == .multicastOrReserved && kind("255.255.255.255") == .multicastOrReserved && kind("ff02::1") == .multicastOrReserved)
         #expect(try kind("::ffff:169.254.169.254") == .linkLocal && kind("::ffff:127.0.0.1") == .loopback, "IPv4-mapped counts as its IPv4")
         #expect(try kind("64:ff9b::a00:1") == .privateUse, "NAT64 counts as its IPv4")
+        #expect(try kind("100.100.100.200") == .linkLocal && kind("fd00:ec2::254") == .linkLocal, "cloud metadata, whatever the flag")
+        #expect(try ["::127.0.0.1", "64:ff9b:1::a9fe:a9fe", "fec0::1", "192.0.0.8", "198.18.0.1"].map(kind).allSatisfy { $0 == .multicastOrReserved })
         #expect(IPAddress(literal: "hooks.example.org") == nil)
     }
 

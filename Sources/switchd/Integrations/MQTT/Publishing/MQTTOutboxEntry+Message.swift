@@ -13,8 +13,11 @@ extension MQTTOutboxEntry {
         let topicBytes = topic.utf8.count
         if topicBytes == 0 { return "the topic is empty" }
         if topicBytes > Int(UInt16.max) { return "the topic is \(topicBytes) bytes, longer than MQTT's 65535" }
-        if topic.contains(where: { $0 == "+" || $0 == "#" }) { return "the topic holds a wildcard (+ or #), which a PUBLISH may not" }
-        if topic.unicodeScalars.contains("\u{0}") { return "the topic holds a NUL character" }
+        // Bytes, not characters: "+" followed by a combining mark is one Character but still a "+" on the wire.
+        if topic.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) {
+            return "the topic holds a wildcard (+ or #), which a PUBLISH may not"
+        }
+        if topic.utf8.contains(0) { return "the topic holds a NUL character" }
         if qos != 0, qos != 1 { return "QoS \(qos) is not 0 or 1" }
         if payload.count > Self.largestPacket - topicBytes - 4 { return "the payload of \(payload.count) bytes does not fit one MQTT packet" }
         return nil
