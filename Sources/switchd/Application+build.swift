@@ -178,9 +178,6 @@ func buildRouter(
     router.add(middleware: AuthMiddleware(
         authenticator: TokenAuthenticator(database: database), policy: policy, throttle: authThrottle, metrics: metrics
     ))
-    if database.runsOnPostgres {
-        router.add(middleware: PostgresRouteGate(policy: policy))
-    }
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)

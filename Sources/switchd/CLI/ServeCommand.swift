@@ -148,9 +148,6 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metrics.factory)
         let systemd = try SystemdNotifier()
         let database = try await openDatabase(stateDirectory: settings.stateDirectory)
-        if database.runsOnPostgres {
-            PostgresRouteGate.logUnserved(logger, policy: .standard)
-        }
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
             logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])

@@ -82,3 +82,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+extension APIError {
+    /// 501: a store method the route needs (`NotYetOnPostgres`) runs on SQLite only so far.
+    static func notOnPostgres(_ method: HTTPRequest.Method, _ path: String) -> APIError {
+        APIError(
+            .notImplemented, code: "not_on_postgres",
+            message: "\(method.rawValue) \(path) is not available on PostgreSQL yet: it runs on SQLite only so far (docs/scale-out.md says what runs on PostgreSQL)"
+        )
+    }
+}
