@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floorscan-bench",
         abstract: "Measures floorscan's speed targets on loopback with the real daemons.",
-        subcommands: [Standard.self, Fleet.self, DashboardHistory.self],
+        subcommands: [Standard.self, Fleet.self, DashboardHistory.self, Delivery.self],
         defaultSubcommand: Standard.self
     )
 }
