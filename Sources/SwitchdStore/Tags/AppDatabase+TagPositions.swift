@@ -115,6 +115,12 @@ extension AppDatabase {
         }
     }
 
+    /// The tag's belief in each room as its stored track stands (``RoomSmoother/State``); nil
+    /// when it has no track (never located, or one this version cannot read).
+    package func tagRoomBeliefs(of tagID: Int64) async throws -> RoomSmoother.State? {
+        try await readStatements { sql in try TagTrackRecord.state(of: tagID, in: sql)?.rooms }
+    }
+
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func checkTagExists(_ tagID: Int64) async throws {
         try await readStatements { sql in _ = try Self.tagRecord(tagID, in: sql) }

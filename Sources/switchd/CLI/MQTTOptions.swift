@@ -31,7 +31,7 @@ struct MQTTOptions: ParsableArguments {
     var mqttCommandSecretFile: String?
     @Flag(help: "Also publish every stored reading (QoS 0; many messages).")
     var mqttRawMeasurements = false
-    @Option(help: "Seconds without a batch or position before a scanner is published offline.")
+    @Option(help: "Seconds without a batch, a position or a window of sightings before a scanner is published offline, and without a located window before a tag is.")
     var mqttScannerTimeout = MQTTSettings.defaultScannerTimeoutSeconds
     @Option(help: "Seconds between keep-alive pings to the broker (1 to 65535).")
     var mqttKeepAlive = MQTTSettings.defaultKeepAliveSeconds

@@ -60,7 +60,7 @@ struct StoreMigrationTests {
         "deleted_scanner",
         "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
         "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
-        "feed_end", "tag_position_window", "tag_track", "tag_presence_state",
+        "feed_end", "tag_position_window", "tag_track", "tag_presence_state", "mqtt_published_tag",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

@@ -116,6 +116,50 @@ extension AppDatabase {
         }
     }
 
+    /// The tags whose retained state (and discovery) switchd published.
+    package func mqttPublishedTags() async throws -> Set<Int64> {
+        try await readStatements { sql in Set(try sql.rows("SELECT tag_id FROM mqtt_published_tag", []).map { try $0.int64("tag_id") }) }
+    }
+
+    /// Records that the tags' retained state was published (`true`) or removed.
+    package func setMQTTPublished(tags tagIDs: [Int64], _ published: Bool) async throws {
+        guard !tagIDs.isEmpty else { return }
+        try await writeStatements { sql in
+            for tagID in tagIDs {
+                if published {
+                    try sql.execute("INSERT INTO mqtt_published_tag (tag_id) VALUES (?) ON CONFLICT (tag_id) DO NOTHING", [.integer(tagID)])
+                } else {
+                    try sql.execute("DELETE FROM mqtt_published_tag WHERE tag_id = ?", [.integer(tagID)])
+                }
+            }
+        }
+    }
+
+    /// What each scanner reported in the sightings stored with an ID above `sightingID` (start
+    /// from ``lastSightingID()``), and the highest ID read, to pass next time. Reads only the new
+    /// rows, by the primary key; sightings of a deleted scanner went with it.
+    package func sightingReports(after sightingID: Int64) async throws -> (reports: [ScannerID: SightingReport], lastSightingID: Int64) {
+        try await readStatements { sql in
+            let last = try sql.row("SELECT MAX(id) AS last FROM sighting WHERE id > ?", [.integer(sightingID)])?.optionalInt64("last") ?? sightingID
+            var reports: [ScannerID: SightingReport] = [:]
+            let rows = try sql.rows("""
+                SELECT scanner_id, COUNT(DISTINCT window_end_ms) AS windows, COUNT(*) AS sightings, MAX(window_end_ms) AS last_end
+                FROM sighting WHERE id > ? AND id <= ? GROUP BY scanner_id
+                """, [.integer(sightingID), .integer(last)])
+            for row in rows {
+                reports[try storedScannerID(try row.string("scanner_id"))] = SightingReport(
+                    windows: try row.int("windows"), sightings: try row.int("sightings"), lastWindowEnd: Date(milliseconds: try row.int64("last_end"))
+                )
+            }
+            return (reports, last)
+        }
+    }
+
+    /// The highest sighting ID stored, 0 when none is.
+    package func lastSightingID() async throws -> Int64 {
+        try await readStatements { sql in try sql.row("SELECT MAX(id) AS last FROM sighting", [])?.optionalInt64("last") ?? 0 }
+    }
+
     /// When switchd last heard from each scanner that uploaded a batch with a row ID above
     /// `batchID`, by the time it received the batch, and the highest batch row ID read (to pass
     /// next time, so only new batches are read).
@@ -139,5 +183,20 @@ extension AppDatabase {
             }
             return (contacts, last)
         }
+    }
+}
+
+/// What one scanner reported in a run of stored sightings.
+package struct SightingReport: Sendable, Equatable {
+    /// The windows it closed (distinct window ends) and the sightings in them.
+    package var windows: Int
+    package var sightings: Int
+    /// The end of its latest window, by its clock.
+    package var lastWindowEnd: Date
+
+    package init(windows: Int, sightings: Int, lastWindowEnd: Date) {
+        self.windows = windows
+        self.sightings = sightings
+        self.lastWindowEnd = lastWindowEnd
     }
 }

@@ -20,18 +20,25 @@ struct MQTTTopics: Sendable {
     func availability(_ id: ScannerID) -> String { scanner(id) + "/availability" }
     func lastSeen(_ id: ScannerID) -> String { scanner(id) + "/last-seen" }
     func measurements(_ id: ScannerID) -> String { scanner(id) + "/measurements" }
+    /// A placed scanner's life as a receiver: its placement, receive offset and how much it hears.
+    func receiver(_ id: ScannerID) -> String { scanner(id) + "/receiver" }
     func switchCommand(_ id: ScannerID) -> String { scanSwitch(id) + "/set" }
     func switchCommandResult(_ id: ScannerID) -> String { scanSwitch(id) + "/result" }
     /// Where presence events (and any other event kind) of a scanner go, QoS 1, not retained.
     func events(_ id: ScannerID) -> String { scanner(id) + "/events" }
+    func tag(_ tagID: Int64) -> String { "\(prefix)/tags/\(tagID)" }
+    func tagPosition(_ tagID: Int64) -> String { tag(tagID) + "/position" }
+    func tagRoom(_ tagID: Int64) -> String { tag(tagID) + "/room" }
+    func tagAvailability(_ tagID: Int64) -> String { tag(tagID) + "/availability" }
+    func tagLastSeen(_ tagID: Int64) -> String { tag(tagID) + "/last-seen" }
     /// Where a tag's presence events go, QoS 1, not retained.
-    func tagEvents(_ tagID: Int64) -> String { "\(prefix)/tags/\(tagID)/events" }
+    func tagEvents(_ tagID: Int64) -> String { tag(tagID) + "/events" }
 
-    /// Where `event` goes: its scanner's events (a missing tag heard goes with the scanner that
-    /// heard it, as it always has), or its tag's.
-    func events(of event: PresenceEvent) -> String {
-        if let scannerID = event.scannerID { return events(scannerID) }
-        return tagEvents(event.tagID ?? 0)
+    /// Where `event` goes: its scanner's events and its tag's. A missing tag heard has both (it
+    /// goes with the scanner that heard it, as it always has, and with its tag); a tag's presence
+    /// event has only its tag, a scanner's only its scanner.
+    func events(of event: PresenceEvent) -> [String] {
+        [event.scannerID.map(events), event.tagID.map(tagEvents)].compactMap { $0 }
     }
 
     /// The scanner a command topic names; nil for any other topic.

@@ -3,21 +3,40 @@ import ScanContract
 import Testing
 @testable import switchd
 
-/// Each scanner's Home Assistant discovery payloads, checked against Home Assistant's
-/// documented schema (``HomeAssistantSchema``).
+/// Each scanner's and tag's Home Assistant discovery payloads, checked against Home Assistant's
+/// documented schema (``HomeAssistantSchema``); `scripts/ha-test` runs them through a real one.
 @Suite("Home Assistant discovery")
 struct DiscoveryTests {
     let topics = MQTTTopics(prefix: "floorscan", discoveryPrefix: "homeassistant")
     var discovery: Discovery { Discovery(topics: topics, discoveryPrefix: "homeassistant") }
 
+    static let trackerEntities = ["device_tracker/location", "sensor/floor", "sensor/x", "sensor/y", "sensor/accuracy"]
+    static let receiverEntities = ["binary_sensor/connected", "sensor/windows_per_minute", "sensor/sightings_per_minute", "sensor/receive_offset"]
+
     @Test(arguments: ["pi-lab", "pi.lab_2", "default"])
     func everyPayloadFollowsTheSchema(id: String) throws {
         let scanner = ScanContract.Scanner(id: try ScannerID(id), name: "Lab \(id)")
-        let entities = discovery.entities(of: scanner)
-        #expect(entities.map { "\($0.component)/\($0.objectID)" } == [
-            "device_tracker/location", "sensor/floor", "sensor/x", "sensor/y", "sensor/accuracy", "sensor/last_seen",
+        let roles: [(Discovery.ScannerRole, [String])] = [
+            (.tracker, Self.trackerEntities), (.receiver, Self.receiverEntities), ([.tracker, .receiver], Self.trackerEntities + Self.receiverEntities),
+        ]
+        for (role, expected) in roles {
+            #expect(discovery.entities(of: scanner, role: role).map { "\($0.component)/\($0.objectID)" } == expected + ["sensor/last_seen"])
+            try Self.expectSchema(discovery.announce(scanner, role: role).filter { !$0.payload.isEmpty })
+        }
+    }
+
+    @Test func aTagsPayloadsFollowTheSchema() throws {
+        let tag = ScanContract.Tag(id: 7, name: "Bike", identity: .address(MACAddress(rawValue: 0xAA_BB_CC_00_11_22)), txPower: -59)
+        #expect(discovery.entities(of: tag).map { "\($0.component)/\($0.objectID)" } == Self.trackerEntities + [
+            "sensor/scanners_heard", "sensor/room_probability", "sensor/last_seen",
         ])
-        for message in try discovery.announce(scanner) {
+        let messages = try discovery.announce(tag)
+        #expect(messages.allSatisfy { $0.topic.hasPrefix("homeassistant/") && $0.topic.contains("/floorscan_tag_7/") })
+        try Self.expectSchema(messages)
+    }
+
+    static func expectSchema(_ messages: [MQTTMessage]) throws {
+        for message in messages {
             let component = String(message.topic.split(separator: "/")[1])
             let problems = HomeAssistantSchema.problems(
                 component: component, topic: message.topic, payload: Data(message.payload), discoveryPrefix: "homeassistant"
@@ -25,6 +44,55 @@ struct DiscoveryTests {
             #expect(problems.isEmpty, "\(problems)")
             #expect(message.retain && message.qos == .atLeastOnce)
         }
+    }
+
+    /// The schema check itself finds what it should: a measurement without a precision's kind of
+    /// problem, a binary sensor left with Home Assistant's ON/OFF.
+    @Test func theSchemaCheckFindsBadPayloads() throws {
+        let topic = "homeassistant/binary_sensor/floorscan_x/connected/config"
+        let binary = #"{"state_topic":"t","unique_id":"u","device_class":"connectivity"}"#
+        #expect(HomeAssistantSchema.problems(component: "binary_sensor", topic: topic, payload: Data(binary.utf8), discoveryPrefix: "homeassistant").count == 2)
+        let sensor = #"{"state_topic":"t","unique_id":"u","state_class":"measurement","suggested_display_precision":-1}"#
+        let problems = HomeAssistantSchema.problems(
+            component: "sensor", topic: "homeassistant/sensor/floorscan_x/x/config", payload: Data(sensor.utf8), discoveryPrefix: "homeassistant"
+        )
+        #expect(problems.count == 2, "\(problems)")
+    }
+
+    /// A placed scanner that does not move is a receiver: no tracker, whose position would never
+    /// change; announcing it so empties the tracker configurations it may have had.
+    @Test func aReceiverIsAnnouncedWithoutATrackerAndLosesAnOldOne() throws {
+        let scanner = ScanContract.Scanner(id: try ScannerID("fixed-1"), name: "Receiver 1")
+        #expect(Discovery.ScannerRole.of(placed: true, moves: false) == .receiver)
+        #expect(Discovery.ScannerRole.of(placed: true, moves: true) == [.tracker, .receiver])
+        #expect(Discovery.ScannerRole.of(placed: false, moves: false) == .tracker)
+        let messages = try discovery.announce(scanner, role: .receiver)
+        let emptied = Set(messages.filter(\.payload.isEmpty).map(\.topic))
+        #expect(emptied == Set(["device_tracker/floorscan_fixed-1/location", "sensor/floorscan_fixed-1/floor", "sensor/floorscan_fixed-1/x",
+                                 "sensor/floorscan_fixed-1/y", "sensor/floorscan_fixed-1/accuracy"].map { "homeassistant/\($0)/config" }))
+        let connected = try #require(discovery.entities(of: scanner, role: .receiver).first { $0.objectID == "connected" }).config
+        #expect(connected.stateTopic == "floorscan/scanners/fixed-1/availability")
+        #expect(connected.payloadOn == "online" && connected.payloadOff == "offline" && connected.deviceClass == "connectivity")
+        #expect(connected.availability.map(\.topic) == ["floorscan/status"], "disconnected, not unavailable, while switchd is up")
+        #expect(discovery.entities(of: scanner, role: .receiver).filter { $0.component == "sensor" && $0.objectID != "last_seen" }
+            .allSatisfy { $0.config.stateTopic == "floorscan/scanners/fixed-1/receiver" })
+    }
+
+    @Test func aTagsTrackerFollowsItsRoomAndNumbersAreRounded() throws {
+        let tag = ScanContract.Tag(id: 7, name: "Bike", identity: .address(MACAddress(rawValue: 1)), txPower: -59)
+        let entities = discovery.entities(of: tag)
+        let tracker = try #require(entities.first).config
+        #expect(tracker.stateTopic == "floorscan/tags/7/room" && tracker.jsonAttributesTopic == "floorscan/tags/7/position")
+        #expect(Set(entities.map(\.config.device)).count == 1 && entities.first?.config.device.name == "Bike")
+        #expect(entities.allSatisfy { $0.config.availability.map(\.topic) == ["floorscan/status", "floorscan/tags/7/availability"] })
+        for entity in entities where entity.config.stateClass != nil {
+            #expect(entity.config.suggestedDisplayPrecision != nil, "\(entity.objectID)")
+        }
+        let removal = discovery.remove(tag: 7)
+        #expect(removal.map(\.topic) == (try discovery.announce(tag)).map(\.topic) && removal.allSatisfy { $0.payload.isEmpty && $0.retain })
+        #expect(topics.removal(ofTag: 7).suffix(4).map(\.topic) == [
+            "floorscan/tags/7/position", "floorscan/tags/7/room", "floorscan/tags/7/availability", "floorscan/tags/7/last-seen",
+        ])
     }
 
     @Test func theTrackerFollowsTheRoomAndAllEntitiesShareOneDevice() throws {
@@ -47,8 +115,12 @@ struct DiscoveryTests {
     @Test func removalIsAnEmptyRetainedConfigurationOnEveryTopic() throws {
         let id = try ScannerID("pi-lab")
         let removal = discovery.remove(id)
-        let announced = try discovery.announce(ScanContract.Scanner(id: id, name: "Lab"))
+        let announced = try discovery.announce(ScanContract.Scanner(id: id, name: "Lab"), role: [.tracker, .receiver])
         #expect(removal.map(\.topic) == announced.map(\.topic))
+        // A tracker that was a receiver too in this connection loses its receiver entities only.
+        let unplaced = try discovery.announce(ScanContract.Scanner(id: id, name: "Lab"), role: .tracker, replacing: [.tracker, .receiver])
+        #expect(unplaced.filter(\.payload.isEmpty).map { $0.topic.split(separator: "/")[3] } == ["connected", "windows_per_minute", "sightings_per_minute", "receive_offset"])
+        #expect(try discovery.announce(ScanContract.Scanner(id: id, name: "Lab")).allSatisfy { !$0.payload.isEmpty }, "a tracker found anew empties nothing")
         #expect(removal.allSatisfy { $0.payload.isEmpty && $0.retain })
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Home Assistant's MQTT discovery schema for the two components switchd announces, written
+/// Home Assistant's MQTT discovery schema for the three components switchd announces, written
 /// from Home Assistant's documentation (integrations/mqtt "Discovery", device_tracker.mqtt,
-/// sensor.mqtt, and the sensor device classes): which keys each may carry, which it must, and
-/// the values a few of them allow. Home Assistant core itself could not be installed here from
-/// PyPI in the time allowed (docs/mqtt.md), so the payloads are checked against this instead.
+/// sensor.mqtt, binary_sensor.mqtt, and the device classes): which keys each may carry, which
+/// it must, and the values a few of them allow. A unit test's quick check; `scripts/ha-test`
+/// runs the payloads through a real Home Assistant core.
 enum HomeAssistantSchema {
     /// Options every MQTT entity takes.
     static let commonKeys: Set<String> = [
@@ -19,7 +19,11 @@ enum HomeAssistantSchema {
             "device_class", "expire_after", "force_update", "last_reset_value_template", "options", "suggested_display_precision",
             "state_class", "unit_of_measurement",
         ],
+        "binary_sensor": ["device_class", "expire_after", "force_update", "off_delay", "payload_off", "payload_on"],
     ]
+    static let entityCategories: Set<String> = ["config", "diagnostic"]
+    /// The binary sensor device classes switchd should use.
+    static let binarySensorClasses: Set<String> = ["connectivity"]
     static let sourceTypes: Set<String> = ["gps", "router", "bluetooth", "bluetooth_le"]
     static let stateClasses: Set<String> = ["measurement", "measurement_angle", "total", "total_increasing"]
     /// The distance device class's units.
@@ -75,14 +79,30 @@ enum HomeAssistantSchema {
         if let origin = config["origin"], ((origin as? [String: Any])?["name"] as? String)?.isEmpty != false {
             problems.append("\(topic): origin needs a name")
         }
+        if let category = config["entity_category"], !entityCategories.contains(category as? String ?? "") {
+            problems.append("\(topic): entity_category must be one of \(entityCategories.sorted())")
+        }
         switch component {
         case "device_tracker":
             if let source = config["source_type"], !sourceTypes.contains(source as? String ?? "") {
                 problems.append("\(topic): source_type must be one of \(sourceTypes.sorted())")
             }
+        case "binary_sensor":
+            if let deviceClass = config["device_class"], !binarySensorClasses.contains(deviceClass as? String ?? "") {
+                problems.append("\(topic): device_class must be one of \(binarySensorClasses.sorted())")
+            }
+            for key in ["payload_on", "payload_off"] where (config[key] as? String)?.isEmpty != false {
+                problems.append("\(topic): \(key) must say which state payload it is (switchd's are not ON/OFF)")
+            }
         case "sensor":
             if let stateClass = config["state_class"], !stateClasses.contains(stateClass as? String ?? "") {
                 problems.append("\(topic): state_class must be one of \(stateClasses.sorted())")
+            }
+            if let precision = config["suggested_display_precision"], !((precision as? Int).map { $0 >= 0 } ?? false) {
+                problems.append("\(topic): suggested_display_precision must be a whole number of decimals")
+            }
+            if config["state_class"] != nil, config["device_class"] as? String != "timestamp", config["value_template"] == nil {
+                problems.append("\(topic): a measurement needs a value_template picking its number from the JSON state")
             }
             switch config["device_class"] as? String {
             case "distance":

@@ -182,10 +182,11 @@ struct MQTTPublisherTests {
 
             let deleted = try await switchd.client.send("DELETE", "/v1/scanners/old")
             #expect(deleted.status == 204, "\(deleted.text)")
-            let removed = try await watcher.waitFor(count: 6, "homeassistant/+/floorscan_old/+/config", payload: .empty)
-            #expect(Set(removed.map(\.topic)).count == 6)
+            // Its tracker's and a receiver's entities alike: whichever it was announced as.
+            let removed = try await watcher.waitFor(count: 10, "homeassistant/+/floorscan_old/+/config", payload: .empty)
+            #expect(Set(removed.map(\.topic)).count == 10)
             #expect(removed.allSatisfy { $0.qos == 1 })
-            for state in ["position", "room", "switch", "availability", "last-seen"] {
+            for state in ["position", "room", "switch", "availability", "last-seen", "receiver"] {
                 _ = try await watcher.waitFor("floorscan/scanners/old/\(state)", payload: .empty)
             }
             await switchd.status.wait { $0.outboxDepth == 0 }
@@ -219,15 +220,15 @@ struct MQTTPublisherTests {
             await switchd.status.wait { !$0.connected }
             let deleted = try await switchd.client.send("DELETE", "/v1/scanners/old")
             #expect(deleted.status == 204, "\(deleted.text)")
-            await switchd.status.wait { $0.outboxDepth == 11 }
+            await switchd.status.wait { $0.outboxDepth == 16 }
 
             try await broker.start()
             let watcher = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/+/floorscan_old/#", "floorscan/scanners/old/#"], folder: folder)
             // The deadline service and the reconnect wait sleep on the clock; then let the wait end.
             await clock.sleepers(2)
             await clock.advance(by: switchd.settings.maxReconnectDelay + .milliseconds(1))
-            let removed = try await watcher.waitFor(count: 11, "#", payload: .empty)
-            #expect(Set(removed.map(\.topic)).count == 11)
+            let removed = try await watcher.waitFor(count: 16, "#", payload: .empty)
+            #expect(Set(removed.map(\.topic)).count == 16)
             await switchd.status.wait { $0.outboxDepth == 0 }
             await watcher.stop()
         }
@@ -253,7 +254,7 @@ struct MQTTPublisherTests {
         #expect(status == .noContent)
         #expect(try await database.mqttOutboxDepth() == 0, "no broker configured: nothing queued that no one sends")
         try await withMQTTSwitchd(broker: broker, database: database) { switchd in
-            _ = try await watcher.waitFor(count: 6, "homeassistant/+/floorscan_old/+/config", payload: .empty)
+            _ = try await watcher.waitFor(count: 10, "homeassistant/+/floorscan_old/+/config", payload: .empty)
             await switchd.status.wait { $0.outboxDepth == 0 }
         }
         #expect(try await database.mqttDiscoveredScanners() == ["default"])

@@ -1,5 +1,6 @@
 /// One Home Assistant MQTT discovery configuration, with the keys Home Assistant's MQTT
-/// documentation gives for `device_tracker` and `sensor` (full names, not abbreviations).
+/// documentation gives for `device_tracker`, `sensor` and `binary_sensor` (full names, not
+/// abbreviations).
 /// Keys left nil are not written.
 struct DiscoveryConfig: Codable, Sendable, Equatable {
     var name: String?
@@ -9,10 +10,18 @@ struct DiscoveryConfig: Codable, Sendable, Equatable {
     var jsonAttributesTopic: String?
     /// `device_tracker` only: where the position comes from.
     var sourceType: String?
-    /// `sensor` only.
+    /// `sensor` and `binary_sensor`.
     var deviceClass: String?
+    /// `sensor` only.
     var stateClass: String?
     var unitOfMeasurement: String?
+    /// `sensor` only: how many decimals Home Assistant shows.
+    var suggestedDisplayPrecision: Int?
+    /// `binary_sensor` only: the payloads that mean on and off.
+    var payloadOn: String?
+    var payloadOff: String?
+    /// `diagnostic` for what is about the device rather than what it measures.
+    var entityCategory: String?
     var icon: String?
     var availability: [Availability]
     /// `all`: available only while switchd and the scanner both are.
@@ -46,7 +55,8 @@ struct DiscoveryConfig: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case name, uniqueID = "unique_id", stateTopic = "state_topic", valueTemplate = "value_template"
         case jsonAttributesTopic = "json_attributes_topic", sourceType = "source_type", deviceClass = "device_class"
-        case stateClass = "state_class", unitOfMeasurement = "unit_of_measurement", icon, availability
+        case stateClass = "state_class", unitOfMeasurement = "unit_of_measurement", suggestedDisplayPrecision = "suggested_display_precision"
+        case payloadOn = "payload_on", payloadOff = "payload_off", entityCategory = "entity_category", icon, availability
         case availabilityMode = "availability_mode", device, origin, qos
     }
 }

@@ -34,13 +34,13 @@ struct MQTTOutbox: Sendable {
         try await put([.json(value, topic: topics.events(scanner), retain: false)])
     }
 
-    /// Stores a presence event for `<prefix>/scanners/<id>/events` (QoS 1) and marks it relayed,
-    /// in one transaction (``MQTTPresenceRelay``).
+    /// Stores a presence event for its topics (``MQTTTopics/events(of:)``, QoS 1) and marks it
+    /// relayed, in one transaction (``MQTTPresenceRelay``).
     ///
     /// - Throws: ``StoreError`` when the database cannot be written: then neither happened.
     func putPresence(_ event: PresenceEvent) async throws {
-        let message = try MQTTMessage.json(event, topic: topics.events(of: event), retain: false)
-        let stored = try await database.enqueueMQTT(Self.entries([message]), at: .nowInMilliseconds(), presenceCursor: event.id)
+        let messages = try topics.events(of: event).map { try MQTTMessage.json(event, topic: $0, retain: false) }
+        let stored = try await database.enqueueMQTT(Self.entries(messages), at: .nowInMilliseconds(), presenceCursor: event.id)
         await announce(stored)
     }
 

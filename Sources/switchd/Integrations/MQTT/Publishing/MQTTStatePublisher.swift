@@ -3,10 +3,11 @@ import Logging
 import ScanContract
 import SwitchdStore
 
-/// What one connection publishes after CONNACK: every scanner's discovery configuration and
-/// retained state first, then, as they are stored, new positions, switch changes, availability
-/// changes, readings (with `--mqtt-raw-measurements`) and the outbox. Reads the database, never
-/// the other way round: the rest of switchd only raises watermarks.
+/// What one connection publishes after CONNACK: every scanner's and tag's discovery
+/// configuration and retained state first, then, as they are stored, new positions (scanners'
+/// and tags'), switch changes, availability changes, receivers' reports, readings (with
+/// `--mqtt-raw-measurements`) and the outbox. Reads the database, never the other way round: the
+/// rest of switchd only raises watermarks.
 struct MQTTStatePublisher: Sendable {
     let settings: MQTTSettings
     let session: MQTTSession
@@ -25,9 +26,12 @@ struct MQTTStatePublisher: Sendable {
     static let sliceSize = 500
     /// How long to wait when no scanner is about to time out and nothing changes.
     static let idleInterval = Duration.seconds(3600)
+    /// How often, in seconds, receivers' reports are read while a scanner is placed (their
+    /// rates, contacts and offsets): sightings wake nothing else.
+    static let receiverInterval = 10.0
 
-    private var topics: MQTTTopics { settings.topics }
-    private var discovery: Discovery? { settings.discoveryPrefix.map { Discovery(topics: topics, discoveryPrefix: $0) } }
+    var topics: MQTTTopics { settings.topics }
+    var discovery: Discovery? { settings.discoveryPrefix.map { Discovery(topics: topics, discoveryPrefix: $0) } }
 
     /// Publishes until graceful shutdown (returns) or the connection fails (throws).
     func run() async throws {
@@ -45,11 +49,14 @@ struct MQTTStatePublisher: Sendable {
             try await drainOutbox()
             let timeout = state.untilNextTimeout(at: now(), timeout: settings.scannerTimeout) ?? Self.idleInterval
             let (hub, feeds, outboxAdded, republishRequests) = (hub, feeds, status.outboxAdded, republishRequests)
-            let (switchMark, positions, readings, republished) = (state.switchMark, state.positionCursor, state.measurementCursor, republishMark)
+            let (switchMark, watchedMark, positions, tagPositions) = (state.switchMark, state.watchedMark, state.positionCursor, state.tagPositionCursor)
+            let (readings, republished) = (state.measurementCursor, republishMark)
             let woke = await wake(after: timeout, on: clock) {
                 await firstOf([
                     { await hub.anyChange.wait(untilAbove: switchMark) },
+                    { await hub.watchedTags.wait(untilAbove: watchedMark) },
                     { await feeds.positions.waitForRows(after: positions) },
+                    { await feeds.tagPositions.waitForRows(after: tagPositions) },
                     { await feeds.measurements.waitForRows(after: readings) },
                     { await outboxAdded.wait(untilAbove: outboxMark) },
                     { await republishRequests.wait(untilAbove: republished) },
@@ -78,30 +85,50 @@ struct MQTTStatePublisher: Sendable {
         state.deletionMark = await hub.deletions(after: 0).mark
         try await drainOutbox()
         state.positionCursor = try await database.endOfPositionFeed()
+        state.tagPositionCursor = try await database.endOfTagPositionFeed()
         state.measurementCursor = try await database.endOfMeasurementFeed()
-        try await refreshScanners(&state)
-        try await publishPositions(try await database.latestPositions(of: nil), &state)
+        state.sightingCursor = try await database.lastSightingID()
+        state.receiverRates.since = now()
+        let latest = try await database.latestPositions(of: nil)
+        state.moving = Set(latest.map(\.scannerID))
+        state.watchedMark = await hub.watchedTags.value
+        try await refreshScanners(&state, placementsChanged: true)
+        try await publishPositions(latest, &state)
+        try await refreshTags(&state, withLatestPositions: true)
+        try await refreshReceivers(&state, force: true)
         try await refreshAvailability(&state)
     }
 
     private func catchUp(_ state: inout PublishedState) async throws {
-        try await refreshScanners(&state)
+        let watched = await hub.watchedTags.value
+        let watchedChanged = watched != state.watchedMark
+        state.watchedMark = watched
+        try await refreshScanners(&state, placementsChanged: watchedChanged)
+        if watchedChanged { try await refreshTags(&state, withLatestPositions: false) }
+        let moving = state.moving
         while true {
             let slice = try await database.positions(matching: PositionFilter(), after: state.positionCursor, limit: Self.sliceSize)
             guard let last = slice.items.last else { break }
             try await publishPositions(slice.items, &state)
             state.positionCursor = last.id
         }
+        // A scanner that computed its first position moves: a receiver gains its tracker.
+        if state.moving != moving { try await refreshScanners(&state, placementsChanged: false) }
+        try await catchUpTagPositions(&state)
         try await publishReadings(&state)
+        try await refreshReceivers(&state, force: watchedChanged)
         try await refreshAvailability(&state)
     }
 
     /// When switches moved: discovery for new scanners, removal for gone ones, changed switches.
+    /// When placements may have changed (or a scanner started to move): discovery again for each
+    /// scanner whose role changed (``Discovery/ScannerRole``), which also removes the entities of
+    /// its former role; a scanner no longer placed has its receiver report emptied.
     ///
     /// A scanner deleted through the API is forgotten here, after the outbox is sent: its
     /// removal is there (committed before the hub heard of the delete), so it reaches the broker
     /// before a scanner registered again under its ID is announced.
-    private func refreshScanners(_ state: inout PublishedState) async throws {
+    private func refreshScanners(_ state: inout PublishedState, placementsChanged: Bool) async throws {
         let deletions = await hub.deletions(after: state.deletionMark)
         if !deletions.scanners.isEmpty {
             try await drainOutbox()
@@ -109,24 +136,40 @@ struct MQTTStatePublisher: Sendable {
             state.deletionMark = deletions.mark
         }
         let mark = await hub.anyChange.value
-        guard mark != state.switchMark else { return }
+        let switched = mark != state.switchMark
         state.switchMark = mark
-        let scanners = try await database.scanners()
+        let scanners = switched ? try await database.scanners() : state.scanners.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        if switched || placementsChanged {
+            state.placements = Dictionary(try await database.placements().map { ($0.scannerID, $0) }, uniquingKeysWith: { $1 })
+        }
         var messages: [MQTTMessage] = []
-        if let discovery {
-            for scanner in scanners where state.scanners[scanner.id] == nil {
-                messages += try discovery.announce(scanner)
+        var newlyDiscovered: [ScannerID] = []
+        for scanner in scanners {
+            let role = Discovery.ScannerRole.of(placed: state.placements[scanner.id] != nil, moves: state.moving.contains(scanner.id))
+            let previous = state.roles[scanner.id]
+            guard previous != role else { continue }
+            if let discovery { messages += try discovery.announce(scanner, role: role, replacing: previous ?? []) }
+            if previous?.contains(.receiver) == true, !role.contains(.receiver) {
+                messages.append(MQTTMessage(topic: topics.receiver(scanner.id), payload: [], qos: .atLeastOnce, retain: true))
+                state.receivers[scanner.id] = nil
             }
-            try await publishAll(messages, kind: "discovery")
-            for scanner in scanners where state.scanners[scanner.id] == nil {
-                try await database.setMQTTDiscovered(scanner.id.rawValue, true)
+            if state.roles[scanner.id] == nil { newlyDiscovered.append(scanner.id) }
+            state.roles[scanner.id] = role
+        }
+        try await publishAll(messages, kind: "discovery")
+        if discovery != nil {
+            for scanner in newlyDiscovered {
+                try await database.setMQTTDiscovered(scanner.rawValue, true)
             }
-            let present = Set(scanners.map(\.id.rawValue))
-            for gone in try await database.mqttDiscoveredScanners().subtracting(present).sorted() {
-                try await removeScanner(gone)
+            if switched {
+                let present = Set(scanners.map(\.id.rawValue))
+                for gone in try await database.mqttDiscoveredScanners().subtracting(present).sorted() {
+                    try await removeScanner(gone)
+                }
             }
         }
         state.scanners = Dictionary(uniqueKeysWithValues: scanners.map { ($0.id, $0) })
+        guard switched else { return }
         messages = []
         for scanner in scanners {
             let scanSwitch = try await database.currentSwitch(of: scanner.id)
@@ -153,13 +196,13 @@ struct MQTTStatePublisher: Sendable {
     /// The position and room of each position newer than the last published for its scanner.
     private func publishPositions(_ positions: [Position], _ state: inout PublishedState) async throws {
         guard !positions.isEmpty else { return }
-        let floorNames = Dictionary(uniqueKeysWithValues: try await database.floors().map { ($0.id, $0.name) })
-        let roomNames = Dictionary(uniqueKeysWithValues: try await database.rooms(onFloor: nil).map { ($0.id, $0.name) })
+        let (floorNames, roomNames) = try await placeNames()
         var messages: [MQTTMessage] = []
         let heardBy = now()
         for position in positions {
             let scanner = position.scannerID
-            state.heard(from: scanner, at: min(position.time, heardBy))
+            state.scannerContacts.heard(from: scanner, at: min(position.time, heardBy))
+            state.moving.insert(scanner)
             // A late upload of an older position does not replace a newer one.
             if let published = state.positionTimes[scanner], position.time < published { continue }
             state.positionTimes[scanner] = position.time
@@ -190,23 +233,24 @@ struct MQTTStatePublisher: Sendable {
         }
     }
 
-    /// Reads new batch receipts and publishes every availability and last-seen time that changed.
+    /// The names of every floor (nil when it has none) and room, by ID.
+    func placeNames() async throws -> (floors: [Int64: String?], rooms: [Int64: String]) {
+        let floorNames = Dictionary(uniqueKeysWithValues: try await database.floors().map { ($0.id, $0.name) })
+        let roomNames = Dictionary(uniqueKeysWithValues: try await database.rooms(onFloor: nil).map { ($0.id, $0.name) })
+        return (floorNames, roomNames)
+    }
+
+    /// Reads new batch receipts and publishes every scanner's and tag's availability and
+    /// last-seen time that changed.
     private func refreshAvailability(_ state: inout PublishedState) async throws {
         let (contacts, lastBatch) = try await database.lastBatchContacts(after: state.batchCursor)
         state.batchCursor = lastBatch
-        for (scanner, time) in contacts { state.heard(from: scanner, at: time) }
-        let now = now()
-        var messages: [MQTTMessage] = []
-        for scanner in state.scanners.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            let availability = state.availability(of: scanner, at: now, timeout: settings.scannerTimeout)
-            if state.availability[scanner] != availability {
-                state.availability[scanner] = availability
-                messages.append(MQTTMessage(topic: topics.availability(scanner), text: availability.rawValue, qos: .atLeastOnce, retain: true))
-            }
-            if let contact = state.contacts[scanner], state.lastSeen[scanner] != contact {
-                state.lastSeen[scanner] = contact
-                messages.append(MQTTMessage(topic: topics.lastSeen(scanner), text: JSONCoding.formatDate(contact), qos: .atLeastOnce, retain: true))
-            }
+        for (scanner, time) in contacts { state.scannerContacts.heard(from: scanner, at: time) }
+        let (now, timeout, topics) = (now(), settings.scannerTimeout, topics)
+        let scanners = state.scanners.keys.sorted(by: { $0.rawValue < $1.rawValue })
+        var messages = state.scannerContacts.changes(of: scanners, at: now, timeout: timeout) { (topics.availability($0), topics.lastSeen($0)) }
+        messages += state.tagContacts.changes(of: state.tags.keys.sorted(), at: now, timeout: timeout) {
+            (topics.tagAvailability($0), topics.tagLastSeen($0))
         }
         try await publishAll(messages, kind: "availability")
     }
@@ -238,7 +282,7 @@ struct MQTTStatePublisher: Sendable {
     /// Sends every message, then waits for every QoS 1 acknowledgement.
     ///
     /// - Throws: when the connection is lost before all are acknowledged.
-    private func publishAll(_ messages: [MQTTMessage], kind: String) async throws {
+    func publishAll(_ messages: [MQTTMessage], kind: String) async throws {
         var waiting: [UInt16] = []
         for message in messages {
             if let packetID = try await session.send(message) { waiting.append(packetID) }
