@@ -8,6 +8,6 @@ struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floorscan-evaluate",
         abstract: "Measure a positioning method on a public dataset; prints JSON metrics.",
-        subcommands: [UJIIndoorLocEvaluation.self, SuiteCommand.self, SelectCommand.self, SpeedCurveCommand.self, BLEAnnotatedCommand.self, SpachosCommand.self, TagReplayCommand.self, TagSelectCommand.self]
+        subcommands: [UJIIndoorLocEvaluation.self, SuiteCommand.self, LongTermCommand.self, SelectCommand.self, SpeedCurveCommand.self, BLEAnnotatedCommand.self, SpachosCommand.self, TagReplayCommand.self, TagSelectCommand.self]
     )
 }

@@ -10,6 +10,12 @@ public struct HitRate: Hashable, Sendable {
         if hit { hits += 1 }
     }
 
+    /// Counts `other`'s hits and trials too.
+    public mutating func add(_ other: HitRate) {
+        hits += other.hits
+        trials += other.trials
+    }
+
     /// Hits over trials, 0…1; 0 before any trial.
     public var rate: Double { trials == 0 ? 0 : Double(hits) / Double(trials) }
 }

@@ -24,21 +24,27 @@ extension UJIIndoorLocEvaluation {
     func crossValidate(_ training: [UJIIndoorLocSample], holdingOut group: HeldOutGroup) -> UJIIndoorLocReport {
         var all = UJIIndoorLocTrial()
         var covered = UJIIndoorLocTrial()
+        var groups: [UJIIndoorLocReport.HeldOutGroup] = []
         var lastBuild: BuiltLocator?
         for member in Set(training.map(group.of)).sorted() {
             let kept = training.filter { group.of($0) != member }
             let held = training.filter { group.of($0) == member }
             guard !kept.isEmpty else { continue }
             let built = build(from: kept)
-            all.test(built.locator, on: held)
-            covered.test(built.locator, on: Self.covered(held, by: kept))
+            var memberAll = UJIIndoorLocTrial(), memberCovered = UJIIndoorLocTrial()
+            memberAll.test(built.locator, on: held)
+            memberCovered.test(built.locator, on: Self.covered(held, by: kept))
+            all.add(memberAll)
+            covered.add(memberCovered)
+            groups.append(UJIIndoorLocReport.HeldOutGroup(
+                id: member, all: UJIIndoorLocMetrics(memberAll), covered: UJIIndoorLocMetrics(memberCovered)))
             lastBuild = built
         }
         // With a single user (phone) there is nothing to hold out against: the report is empty.
         let built = lastBuild ?? build(from: training)
         return report(
             all, covered: covered, testedOn: "leave-one-\(group.rawValue)-out on the training file", built: built,
-            trainingSamples: training.count)
+            trainingSamples: training.count, heldOutGroups: groups)
     }
 
     /// The samples of `held` with a location of `kept` on the same building and floor within

@@ -26,7 +26,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     @Flag(help: "Instead of a test file, hold out each training phone in turn (all its users) and test on its samples.")
     var leaveOnePhoneOut = false
 
-    @Option(help: "wifi-knn or best-match-vote.")
+    @Option(help: "wifi-knn, best-match-vote, or plain-knn (the data READMEs' reference: k = 3, Euclidean on dBm, not heard = -105).")
     var method: WiFiMethod = .wifiKNN
 
     @Option(help: "Neighbours averaged for the position (wifi-knn).")
@@ -72,10 +72,16 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     }
 
     func run() throws {
-        let report = try evaluate()
+        print(try Self.json(try evaluate()))
+    }
+
+    /// The report as printed: keys sorted; a figure with no value (the mean of a held-out group
+    /// whose every scan went unanswered) as the string "nan" instead of a failed run.
+    static func json(_ report: UJIIndoorLocReport) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
 
     /// Reads the files, runs the method and measures it.
@@ -134,6 +140,11 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
                 locator: knn, seconds: (ContinuousClock.now - started) / .seconds(1), indexBytes: knn.memoryBytes,
                 fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount, settings: knn.settings,
                 settingsChosenBy: chosenBy)
+        case .plainKNN:
+            let reference = PlainKNNLocator(records: records)
+            return BuiltLocator(
+                locator: reference, seconds: (ContinuousClock.now - started) / .seconds(1), indexBytes: reference.memoryBytes,
+                fingerprints: records.count, accessPoints: reference.postings.count)
         case .bestMatchVote:
             let index = FingerprintIndex(records: records, representation: representation)
             return BuiltLocator(
@@ -143,7 +154,8 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
     }
 
     func report(
-        _ trial: UJIIndoorLocTrial, covered: UJIIndoorLocTrial?, testedOn: String, built: BuiltLocator, trainingSamples: Int
+        _ trial: UJIIndoorLocTrial, covered: UJIIndoorLocTrial?, testedOn: String, built: BuiltLocator, trainingSamples: Int,
+        heldOutGroups: [UJIIndoorLocReport.HeldOutGroup]? = nil
     ) -> UJIIndoorLocReport {
         UJIIndoorLocReport(
             metrics: UJIIndoorLocMetrics(trial),
@@ -152,6 +164,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
                 settings: built.settings.map { UJIIndoorLocReport.Settings($0, representation, chosenBy: built.settingsChosenBy) },
                 testedOn: testedOn,
                 covered: covered.map(UJIIndoorLocMetrics.init),
+                heldOutGroups: heldOutGroups,
                 msPerQuery: ErrorSummary.percentile(50, ofSorted: trial.queryMilliseconds.sorted()),
                 trainingSamples: trainingSamples,
                 fingerprints: built.fingerprints,
@@ -182,4 +195,5 @@ struct UJIIndoorLocEvaluationError: Error, CustomStringConvertible {
 enum WiFiMethod: String, ExpressibleByArgument, CaseIterable {
     case wifiKNN = "wifi-knn"
     case bestMatchVote = "best-match-vote"
+    case plainKNN = "plain-knn"
 }

@@ -43,6 +43,8 @@ struct UJIIndoorLocReport: Encodable {
         /// Cross-validation only: the held-out samples with a training location of the same
         /// floor within 5 m, the part of the pseudo-test that resembles the validation set.
         var covered: UJIIndoorLocMetrics?
+        /// Cross-validation only: each held-out user (phone) alone, in order of its id.
+        var heldOutGroups: [HeldOutGroup]?
         /// Median time of one query, single thread.
         var msPerQuery: Double
         var trainingSamples: Int
@@ -51,6 +53,13 @@ struct UJIIndoorLocReport: Encodable {
         var buildSeconds: Double
         var indexBytes: Int
         var maxRSSBytes: Int?
+    }
+
+    /// One fold of a cross-validation: the user or phone held out, all its samples and the covered ones.
+    struct HeldOutGroup: Encodable {
+        var id: Int
+        var all: UJIIndoorLocMetrics
+        var covered: UJIIndoorLocMetrics
     }
 
     var metrics: UJIIndoorLocMetrics

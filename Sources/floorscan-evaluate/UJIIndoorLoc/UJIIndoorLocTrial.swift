@@ -11,6 +11,15 @@ struct UJIIndoorLocTrial {
     var unanswered = 0
     var queryMilliseconds: [Double] = []
 
+    /// Adds another trial's outcomes to this one's.
+    mutating func add(_ other: UJIIndoorLocTrial) {
+        errors += other.errors
+        building.add(other.building)
+        floor.add(other.floor)
+        unanswered += other.unanswered
+        queryMilliseconds += other.queryMilliseconds
+    }
+
     /// Adds the outcome of positioning every sample with `locator`.
     mutating func test(_ locator: any WiFiLocator<Int>, on samples: [UJIIndoorLocSample]) {
         let clock = ContinuousClock()

@@ -135,6 +135,35 @@ import Testing
         #expect(report.metrics.mean < 1e-9)
         #expect(report.details.covered?.queries == 3)
         #expect(report.details.testedOn.contains("leave-one-phone-out"))
+        // Each phone apart: phone 1's four samples (two unanswered, two covered), phone 2's one.
+        let groups = try #require(report.details.heldOutGroups)
+        #expect(groups.map(\.id) == [1, 2])
+        #expect(groups.map(\.all.queries) == [4, 1])
+        #expect(groups.map(\.all.unanswered) == [2, 0])
+        #expect(groups.map(\.covered.queries) == [2, 1])
+        // A group with no answered scan has no mean: the JSON says "nan" instead of failing the run
+        // (SODIndoorLoc's phone 3 alone surveyed its building).
+        var unanswered = report
+        unanswered.details.heldOutGroups?[0].all.mean = .nan
+        #expect(try UJIIndoorLocEvaluation.json(unanswered).contains(#""mean":"nan""#))
+    }
+
+    @Test func plainKNNIsTheReadmesReference() throws {
+        // Three nearest of four samples by Euclidean dBm (not heard = -105): the scan hears only
+        // WAP001 at -50, so the samples hearing it loudest are nearest; the fourth (floor 1, far)
+        // is left out, and floor 0 wins the vote 2 to 1 over the nearest sample's floor 1.
+        let train = csv("plain-train.csv", [
+            ([-50, 100, 100], 0, 0, 1, 0),
+            ([-52, 100, 100], 2, 0, 0, 0),
+            ([-55, 100, 100], 4, 0, 0, 0),
+            ([100, -40, 100], 60, 0, 1, 0),
+        ])
+        let test = csv("plain-test.csv", [([-50, 100, 100], 1, 0, 0, 0)])
+        let report = try UJIIndoorLocEvaluation.parse(["--train", train, "--test", test, "--method", "plain-knn"]).evaluate()
+        #expect(report.details.method == "plain-knn")
+        #expect(report.metrics.queries == 1)
+        #expect(abs(report.metrics.mean - 1) < 1e-12)  // (0 + 2 + 4) / 3 = 2, truth 1
+        #expect(report.metrics.floorHitRate == 1)
     }
 
     @Test func coveredSamplesHaveATrainingLocationOnTheirFloorNearby() throws {
