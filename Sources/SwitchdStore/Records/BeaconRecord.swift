@@ -1,12 +1,9 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A `beacon` row, read as a ``Beacon``. `metadata` is kept as JSON text with sorted keys, so
 /// equal metadata is stored as equal text.
-struct BeaconRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "beacon"
-
+struct BeaconRecord {
     var id: Int64?
     var uuid: UUID
     var major: Int
@@ -20,14 +17,6 @@ struct BeaconRecord: Codable, FetchableRecord, RowIDRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, uuid, major, minor, floorID = "floor_id", x, y, z, measuredPower = "measured_power", metadata
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let uuid = Column(CodingKeys.uuid)
-        static let major = Column(CodingKeys.major)
-        static let minor = Column(CodingKeys.minor)
-        static let floorID = Column(CodingKeys.floorID)
     }
 
     /// - Throws: when the metadata cannot be encoded.

@@ -1,11 +1,8 @@
-import GRDB
 import ScanContract
 
 /// A `floor` row. Read as a ``Floor`` through ``fetchFloors(_:filter:values:)`` on either
 /// database, which adds what the floor's plan is.
-struct FloorRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "floor"
-
+struct FloorRecord {
     var id: Int64?
     var building: String
     var name: String
@@ -18,12 +15,6 @@ struct FloorRecord: Codable, FetchableRecord, RowIDRecord {
     enum CodingKeys: String, CodingKey {
         case id, building, name, level
         case metresPerPixel = "metres_per_pixel", originX = "origin_x", originY = "origin_y"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let building = Column(CodingKeys.building)
-        static let level = Column(CodingKeys.level)
     }
 
     init(_ floor: Floor) {

@@ -1,10 +1,7 @@
-import GRDB
 import ScanContract
 
 /// A `link` row, read as a ``Link``; through GRDB, or a ``StoreRow`` on either database.
-struct LinkRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "link"
-
+struct LinkRecord {
     var id: Int64?
     var fromID: Int64
     var toID: Int64
@@ -13,12 +10,6 @@ struct LinkRecord: Codable, FetchableRecord, RowIDRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, fromID = "from_id", toID = "to_id", kind, distanceMetres = "distance_metres"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let fromID = Column(CodingKeys.fromID)
-        static let toID = Column(CodingKeys.toID)
     }
 
     init(_ new: NewLink, distanceMetres: Double) {

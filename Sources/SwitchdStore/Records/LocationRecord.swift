@@ -1,11 +1,8 @@
-import GRDB
 import ScanContract
 
 /// A `location` row. Read as a ``Location`` through ``fetchLocations(_:filter:values:)`` on
 /// either database, which adds the floor from the location's room.
-struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "location"
-
+struct LocationRecord {
     var id: Int64?
     var roomID: Int64
     var name: String
@@ -18,11 +15,6 @@ struct LocationRecord: Codable, FetchableRecord, RowIDRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, roomID = "room_id", name, x, y, walkID = "walk_id", walkScan = "walk_scan"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let roomID = Column(CodingKeys.roomID)
     }
 
     init(roomID: Int64, name: String, x: Double, y: Double, walkID: Int64? = nil, walkScan: Int? = nil) {

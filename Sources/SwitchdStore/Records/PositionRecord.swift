@@ -1,12 +1,9 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A `position` row, read as a ``Position``; through GRDB, or a ``StoreRow`` on either database. `beacons` is the JSON array of the sightings the
 /// scanner reported, or NULL when it reported none.
-struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "position"
-
+struct PositionRecord {
     var id: Int64?
     var scannerID: String
     var timeMs: Int64
@@ -23,12 +20,6 @@ struct PositionRecord: Codable, FetchableRecord, RowIDRecord {
     enum CodingKeys: String, CodingKey {
         case id, scannerID = "scanner_id", timeMs = "time_ms", building, floorID = "floor_id", x, y, roomID = "room_id"
         case nearestLocationID = "nearest_location_id", accuracyMetres = "accuracy_metres", method, beacons
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let scannerID = Column(CodingKeys.scannerID)
-        static let timeMs = Column(CodingKeys.timeMs)
     }
 
     /// - Throws: when the sightings cannot be encoded.

@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 import ScanContract
 
 /// A `presence_event` row, read as a ``PresenceEvent``.
-struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
-    static let databaseTableName = "presence_event"
-
+struct PresenceEventRecord {
     var id: Int64?
     var scannerID: String?
     var kind: String
@@ -19,14 +16,6 @@ struct PresenceEventRecord: Codable, FetchableRecord, RowIDRecord {
     enum CodingKeys: String, CodingKey {
         case id, scannerID = "scanner_id", kind, place, floorID = "floor_id", roomID = "room_id", timeMs = "time_ms"
         case positionID = "position_id", tagID = "tag_id"
-    }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let scannerID = Column(CodingKeys.scannerID)
-        static let kind = Column(CodingKeys.kind)
-        static let timeMs = Column(CodingKeys.timeMs)
-        static let tagID = Column(CodingKeys.tagID)
     }
 
     init(_ new: NewPresenceEvent, of subject: PresenceSubject) {

@@ -1,16 +1,9 @@
-import GRDB
 import ScanContract
 
 /// A `scanner` row, read as a ``Scan/Scanner``; through GRDB, or a ``StoreRow`` on either database.
-struct ScannerRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "scanner"
-
+struct ScannerRecord {
     var id: String
     var name: String
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-    }
 
     init(_ scanner: ScanContract.Scanner) {
         id = scanner.id.rawValue
