@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ScanContract
 import SwitchdStore
 
@@ -14,7 +15,8 @@ struct LiveFeedController {
     let database: AppDatabase
     let hub: SwitchHub
     let feeds: Feeds
-    let streams: LiveStreams
+    /// `switchd_feed_subscribers{feed="live"}`: streams open now (each is also in ``OpenStreams``).
+    let subscribers: Meter
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/stream", use: stream)
@@ -28,12 +30,11 @@ struct LiveFeedController {
         // "From now" is fixed before the response starts, so a row stored once the client has
         // the response head is always sent.
         let lanes = try await lanes(for: query)
-        let streams = streams
-        let principal = context.principal
+        let subscribers = subscribers
         let logger = context.logger
         return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
-            let registration = streams.register(principal)
-            defer { streams.unregister(registration) }
+            subscribers.increment()
+            defer { subscribers.decrement() }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     try await Self.follow(lanes, writer: &writer)
