@@ -70,7 +70,7 @@ struct StreamLimitTests {
     @Test func aTokenOrAnAddressOverItsCapGets429NamingTheCapAndScannersAreNotCountedByAddress() async throws {
         let database = try AppDatabase.inMemory()
         let readerA = try await issueToken(database, .reader)
-        let readerB = try await issueToken(database, .reader)
+        let visitorB = try await issueToken(database, .visitor)
         let scanner = try await issueToken(database, .scanner, scannerID: .default)
         var settings = Settings(host: "127.0.0.1", port: 0)
         settings.streamCaps = OpenStreams.Caps(perToken: 2, perAddress: 3)
@@ -84,8 +84,8 @@ struct StreamLimitTests {
             #expect(overToken.status == 429)
             #expect(overToken.text.contains("\"too_many_streams\"") && overToken.text.contains("--max-streams-per-token"), "\(overToken.text)")
 
-            held.append(try await Self.held(port: port, "/v1/stream?feeds=position", token: readerB))
-            let overAddress = try await Self.answer(port: port, "/v1/tags/1/positions/stream", token: readerB)
+            held.append(try await Self.held(port: port, "/v1/stream?feeds=position", token: visitorB))
+            let overAddress = try await Self.answer(port: port, "/v1/tags/1/positions/stream", token: visitorB)
             #expect(overAddress.status == 429)
             #expect(overAddress.text.contains("\"too_many_streams\"") && overAddress.text.contains("--max-streams-per-address"), "\(overAddress.text)")
 
@@ -103,7 +103,7 @@ struct StreamLimitTests {
     @Test func whenReadersHoldEveryConnectionAScannersRequestEndsTheOldestReaderStream() async throws {
         let database = try AppDatabase.inMemory()
         let reader = try await issueToken(database, .reader)
-        let otherReader = try await issueToken(database, .reader)
+        let visitor = try await issueToken(database, .visitor)
         let scanner = try await issueToken(database, .scanner, scannerID: .default)
         let lines = TokenLoggingTests.LogLines()
         let logger = Logger(label: "switchd-tests") { _ in TokenLoggingTests.CollectingHandler(sink: lines) }
@@ -114,7 +114,7 @@ struct StreamLimitTests {
         try await Self.withServer(database, settings, logger: logger, metrics: metrics) { port in
             var streams: [HeldStream] = []
             for index in 0..<limit {
-                streams.append(try await Self.held(port: port, "/v1/stream?feeds=position", token: index == 0 ? reader : otherReader))
+                streams.append(try await Self.held(port: port, "/v1/stream?feeds=position", token: index == 0 ? reader : visitor))
             }
             let switchAnswer = try await Self.answer(port: port, "/v1/scanners/default/switch", token: scanner)
             #expect(switchAnswer.status == 200, "the scanner's request under a full server: \(switchAnswer.text)")
@@ -124,6 +124,22 @@ struct StreamLimitTests {
             #expect(samples["switchd_streams_evicted_total"] == 1)
             #expect(lines.all.count { $0.contains("ending readers' oldest streams") } == 1, "\(lines.all)")
             for stream in streams { await stream.close() }
+        }
+    }
+
+    /// A visitor token follows positions on `GET /v1/stream`, never readings or switches.
+    @Test func aVisitorTokenFollowsPositionsOnlyOnTheLiveStream() async throws {
+        let database = try AppDatabase.inMemory()
+        let visitor = try await issueToken(database, .visitor)
+        try await makeUnauthenticatedApp(database).test(.live) { client in
+            let port = try #require(client.port)
+            for path in ["/v1/stream?feeds=measurement", "/v1/stream?feeds=position,switch&scannerIDs=default"] {
+                let refused = try await Self.answer(port: port, path, token: visitor)
+                #expect(refused.status == 403, "\(path): \(refused.text)")
+                #expect(refused.text.contains("visitor token follows positions only"), "\(refused.text)")
+            }
+            let followed = try await Self.held(port: port, "/v1/stream?feeds=position,tagPosition", token: visitor)
+            await followed.close()
         }
     }
 }

@@ -38,6 +38,7 @@ import Testing
                 "v4-tag-track",
                 "v4-mqtt-dead-letters",
                 "v4-tags-in-presence",
+                "v4-visitor-tokens",
             ])
         }
     }

@@ -15,7 +15,7 @@ import ScanContract
 /// authenticated as usual afterwards.
 struct ScannerPriority: Sendable {
     /// Whose streams are ended for scanners.
-    static let yielding: Set<TokenRole> = [.reader]
+    static let yielding: Set<TokenRole> = [.reader, .visitor]
 
     let streams: OpenStreams
     let table: ConnectionTable
