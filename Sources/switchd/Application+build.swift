@@ -169,15 +169,18 @@ func buildRouter(
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: OverloadMiddleware(table: connections))
+    let authenticator = TokenAuthenticator(database: database)
+    let streams = OpenStreams(caps: settings.streamCaps)
+    router.add(middleware: OverloadMiddleware(table: connections, priority: connections.map {
+        ScannerPriority(streams: streams, table: $0, authenticator: authenticator, evicted: metrics.streamsEvicted, logger: logger)
+    }))
     // Before anything that asks for a token: the pages themselves are public, their API calls are not.
     router.add(middleware: AdminFilesMiddleware(files: adminFiles))
     router.add(middleware: AdminFilesMiddleware(files: visitFiles, prefix: "/visit/", page: "visit"))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     // Router middleware runs once the route is matched, and only for routes added after it.
-    router.add(middleware: AuthMiddleware(
-        authenticator: TokenAuthenticator(database: database), policy: policy, throttle: authThrottle, metrics: metrics
-    ))
+    router.add(middleware: AuthMiddleware(authenticator: authenticator, policy: policy, throttle: authThrottle, metrics: metrics))
+    router.add(middleware: StreamLimitMiddleware(streams: streams))
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
@@ -225,7 +228,7 @@ func buildRouter(
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
     PlacementsController(database: database, hub: hub).addRoutes(to: router)
-    LiveFeedController(database: database, hub: hub, feeds: feeds, streams: LiveStreams(subscribers: metrics.subscribers(feed: "live")))
+    LiveFeedController(database: database, hub: hub, feeds: feeds, subscribers: metrics.subscribers(feed: "live"))
         .addRoutes(to: router)
     DashboardController(database: database).addRoutes(to: router)
     return router

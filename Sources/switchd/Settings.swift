@@ -14,6 +14,12 @@ struct Settings: Sendable {
     /// Open connections allowed at once (a scanner holds two); the soft open-file limit is raised
     /// to fit them, or they are kept below it (``DescriptorLimit``).
     static let defaultMaxConnections = 10_000
+    /// Long-lived streams (live feeds) one token may hold at once: a visitor link is one token
+    /// shared by every visitor's phone.
+    static let defaultMaxStreamsPerToken = 256
+    /// Long-lived streams one client address may hold at once, scanners' aside: a guest Wi-Fi
+    /// puts a building's visitors behind one address.
+    static let defaultMaxStreamsPerAddress = 64
     /// Seconds a connection may sit with no request in progress before it is closed.
     static let defaultIdleTimeoutSeconds = 60.0
     /// Seconds a scanner must stay in a new room or floor before `entered`/`left` count.
@@ -29,6 +35,8 @@ struct Settings: Sendable {
     var maxPlanBytes: Int = defaultMaxPlanBytes
     var walkingSpeed: Double = defaultWalkingSpeed
     var maxConnections: Int = defaultMaxConnections
+    /// Caps on the live feeds one token or one address holds (``OpenStreams``).
+    var streamCaps = OpenStreams.Caps(perToken: defaultMaxStreamsPerToken, perAddress: defaultMaxStreamsPerAddress)
     /// How long a connection with no request in progress stays open (a long-poll or a live feed
     /// is a request in progress).
     var idleTimeout: Duration = .seconds(defaultIdleTimeoutSeconds)

@@ -2,7 +2,7 @@
 the simulated scannerd that scripts/browser-test started (after admin_survey.py, whose helpers
 this reuses; it does not depend on what that test left behind).
 
-Visitor page: the link made on the admin page (a reader token in the fragment, dropped from the
+Visitor page: the link made on the admin page (a visitor token in the fragment, dropped from the
 address once read), ?lang=fr, where am I from the scanner's live position, the nearest item in
 French changing as the scanner walks, a room searched without its accent, the route's steps and
 line, and a room one floor up (a stairs step, the plan of that floor). Dashboard: counts, recent activity and dwell match GET /v1/dashboard.
@@ -90,8 +90,8 @@ def run(page):
     visitor_token = link.split("#token=", 1)[1]
     page.shot("visit-link-made", show="visitor-link")
     issued = [t for t in api("GET", "/v1/tokens") if t["name"] == "visitor"]
-    if not issued or issued[-1]["role"] != "reader":
-        raise Failure(f"the visitor link's token is not a reader token named visitor: {issued}")
+    if not issued or issued[-1]["role"] != "visitor":
+        raise Failure(f"the visitor link's token is not a visitor token named visitor: {issued}")
 
     page.collect_logs()
     page.api_requests = []  # from here on, the visitor page's requests only

@@ -10,10 +10,14 @@ import Foundation
 /// - `scanner`: bound to one scanner ID: uploads that scanner's measurements and positions,
 ///   reads its switch, the radio map and the locations it surveys.
 /// - `reader`: the feeds and every read.
+/// - `visitor`: what the visitor page shows (a link handed to the public): scanners' and tags'
+///   positions, the floors and their plans, rooms, routes, locations and items (beacons); no
+///   readings, radio map, metrics, history or presence events.
 public enum TokenRole: String, Codable, CaseIterable, Hashable, Sendable {
     case admin
     case scanner
     case reader
+    case visitor
 }
 
 /// `POST /v1/tokens` (and `switchd token issue`): a token to issue.
@@ -36,7 +40,7 @@ public struct NewToken: Codable, Hashable, Sendable {
         switch (role, scannerID) {
         case (.scanner, nil):
             throw ValidationError(field: "scannerID", reason: "a scanner token must name the scanner it speaks for")
-        case (.admin, .some), (.reader, .some):
+        case (.admin, .some), (.reader, .some), (.visitor, .some):
             throw ValidationError(field: "scannerID", reason: "only scanner tokens are bound to a scanner, not \(role.rawValue) tokens")
         default:
             return

@@ -35,6 +35,7 @@ extension AppDatabase {
             ("v4-mqtt-dead-letters", SchemaMQTTDeadLetters.deadLetters),
             ("v4-tags-in-presence", SchemaTagsInPresence.tagPresence),
             ("v4-mqtt-published-tags", SchemaMQTTPublishedTags.publishedTags),
+            ("v4-visitor-tokens", SchemaVisitorTokens.visitorRole),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

@@ -30,6 +30,8 @@ struct AccessRule: Sendable, Equatable {
     static let admin = AccessRule(roles: [.admin])
     /// Reads and feeds.
     static let read = AccessRule(roles: [.admin, .reader])
+    /// What the visitor page reads: the plan, rooms, routes, items and positions (docs/auth.md).
+    static let visit = AccessRule(roles: [.admin, .reader, .visitor])
     /// Reads a scanner needs as well: the radio map, the location it surveys.
     static let readForScanners = AccessRule(roles: [.admin, .reader, .scanner])
     /// A scanner, its switch, read or followed: a scanner token only for its own scanner ID.

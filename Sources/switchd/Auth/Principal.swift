@@ -10,12 +10,12 @@ struct Principal: Sendable, Equatable {
     var scannerID: ScannerID?
 
     /// Whether this caller may act for `scanner`: admins for any, a scanner token for its own
-    /// scanner only, readers for none.
+    /// scanner only, readers and visitors for none.
     func mayActFor(_ scanner: ScannerID) -> Bool {
         switch role {
         case .admin: true
         case .scanner: scannerID == scanner
-        case .reader: false
+        case .reader, .visitor: false
         }
     }
 }

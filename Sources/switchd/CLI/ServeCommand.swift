@@ -39,6 +39,16 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "At the limit the connection idle longest is closed to make room. The soft open-file limit is raised up to the hard one to fit them; past the hard one this is lowered at start."
     ))
     var maxConnections = Settings.defaultMaxConnections
+    @Option(help: ArgumentHelp(
+        "Most live feeds (event streams) one token may hold at once.",
+        discussion: "A stream past it is answered 429 too_many_streams. A visitor link is one token shared by every visitor's phone."
+    ))
+    var maxStreamsPerToken = Settings.defaultMaxStreamsPerToken
+    @Option(help: ArgumentHelp(
+        "Most live feeds (event streams) one client address may hold at once; scanners' streams are not counted.",
+        discussion: "A stream past it is answered 429 too_many_streams."
+    ))
+    var maxStreamsPerAddress = Settings.defaultMaxStreamsPerAddress
     @Option(help: "Seconds a connection may stay open with no request in progress (long-polls and live feeds are requests in progress).")
     var idleTimeout = Settings.defaultIdleTimeoutSeconds
     @Option(help: "PEM certificate chain to serve HTTPS with (needs --tls-key); without it switchd serves plain HTTP.")
@@ -89,6 +99,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnections > 0 else {
             throw ArgumentParser.ValidationError("--max-connections must be at least 1, got \(maxConnections)")
         }
+        guard maxStreamsPerToken > 0, maxStreamsPerAddress > 0 else {
+            throw ArgumentParser.ValidationError(
+                "--max-streams-per-token and --max-streams-per-address must be at least 1, got \(maxStreamsPerToken) and \(maxStreamsPerAddress)"
+            )
+        }
         guard presenceDwell >= 0, presenceDwell.isFinite else {
             throw ArgumentParser.ValidationError("--presence-dwell must be a number of seconds, 0 or more, got \(presenceDwell)")
         }
@@ -131,6 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
         configured.maxConnections = DescriptorLimit.current()
             .raisingSoftLimit(toFit: maxConnections, logger: logger)
             .connectionLimit(requested: maxConnections, logger: logger)
+        configured.streamCaps = OpenStreams.Caps(perToken: maxStreamsPerToken, perAddress: maxStreamsPerAddress)
         configured.idleTimeout = Duration(secondsRoundedUp: idleTimeout)
         configured.presence = PresenceRules(
             dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter),

@@ -24,7 +24,7 @@ struct TokenCommand: AsyncParsableCommand {
             abstract: "Issue a token and print it, once, on standard output (keep it: only its hash is stored)."
         )
 
-        @Option(help: "admin, scanner or reader.") var role: TokenRole
+        @Option(help: "admin, scanner, reader or visitor.") var role: TokenRole
         @Option(help: "The scanner a scanner token speaks for (required for --role scanner).") var scannerID: String?
         @Option(help: "A label for people (default: the role and scanner ID).") var name: String?
         @OptionGroup var state: StateOptions

@@ -20,6 +20,8 @@ final class SwitchdMetrics: Sendable {
     let scanners: ScannerCounterExport
     /// Requests refused 429 because their address failed to authenticate too often.
     let authThrottled: CoreMetrics.Counter
+    /// Readers' streams ended so that scanners' requests get through a full server.
+    let streamsEvicted: CoreMetrics.Counter
 
     /// - Parameter wrap: sees every metric on its way to the registry; the wrapper it returns must
     ///   hand each change on, or `GET /metrics` misses it. Tests wrap to wait for a change.
@@ -35,6 +37,7 @@ final class SwitchdMetrics: Sendable {
         databaseSize = CoreMetrics.Gauge(label: "switchd_database_size_bytes", factory: factory)
         scanners = ScannerCounterExport(factory: factory)
         authThrottled = CoreMetrics.Counter(label: "switchd_auth_throttled_total", factory: factory)
+        streamsEvicted = CoreMetrics.Counter(label: "switchd_streams_evicted_total", factory: factory)
     }
 
     /// Counts one failed authentication: `reason` is `malformed` or `unknown_token`.

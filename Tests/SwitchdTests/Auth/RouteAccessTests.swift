@@ -17,7 +17,7 @@ struct RouteAccessTests {
     static let expected: [String: Set<String>] = [
         "GET /healthz": ["anyone"],
         "POST /v1/scanners": ["admin"],
-        "GET /v1/scanners": ["admin", "reader"],
+        "GET /v1/scanners": ["admin", "reader", "visitor"],
         "GET /v1/scanners/{id}": ["admin", "reader", "own-scanner"],
         "DELETE /v1/scanners/{id}": ["admin"],
         "GET /v1/scanners/{id}/switch": ["admin", "reader", "own-scanner"],
@@ -28,20 +28,20 @@ struct RouteAccessTests {
         "GET /scanSwitch/{id}": ["admin"],
         "PATCH /scanSwitch/{id}": ["admin"],
         "POST /v1/floors": ["admin"],
-        "GET /v1/floors": ["admin", "reader"],
-        "GET /v1/floors/{id}": ["admin", "reader"],
+        "GET /v1/floors": ["admin", "reader", "visitor"],
+        "GET /v1/floors/{id}": ["admin", "reader", "visitor"],
         "PATCH /v1/floors/{id}": ["admin"],
         "DELETE /v1/floors/{id}": ["admin"],
         "PUT /v1/floors/{id}/plan": ["admin"],
-        "GET /v1/floors/{id}/plan": ["admin", "reader"],
+        "GET /v1/floors/{id}/plan": ["admin", "reader", "visitor"],
         "POST /v1/rooms": ["admin"],
-        "GET /v1/rooms": ["admin", "reader"],
-        "GET /v1/rooms/{id}": ["admin", "reader"],
+        "GET /v1/rooms": ["admin", "reader", "visitor"],
+        "GET /v1/rooms/{id}": ["admin", "reader", "visitor"],
         "PATCH /v1/rooms/{id}": ["admin"],
         "DELETE /v1/rooms/{id}": ["admin"],
         "POST /v1/rooms/{id}/clear": ["admin"],
         "POST /v1/locations": ["admin"],
-        "GET /v1/locations": ["admin", "reader"],
+        "GET /v1/locations": ["admin", "reader", "visitor"],
         "GET /v1/locations/{id}": ["admin", "reader", "scanner"],
         "DELETE /v1/locations/{id}": ["admin"],
         "POST /v1/walks": ["admin"],
@@ -50,26 +50,26 @@ struct RouteAccessTests {
         "DELETE /v1/walks/{id}": ["admin"],
         "POST /v1/walks/{id}/arrived": ["admin"],
         "POST /v1/beacons": ["admin"],
-        "GET /v1/beacons": ["admin", "reader"],
-        "GET /v1/beacons/{id}": ["admin", "reader"],
+        "GET /v1/beacons": ["admin", "reader", "visitor"],
+        "GET /v1/beacons/{id}": ["admin", "reader", "visitor"],
         "PUT /v1/beacons/{id}": ["admin"],
         "DELETE /v1/beacons/{id}": ["admin"],
         "POST /v1/links": ["admin"],
         "GET /v1/links": ["admin", "reader"],
         "GET /v1/links/{id}": ["admin", "reader"],
         "DELETE /v1/links/{id}": ["admin"],
-        "POST /v1/routes": ["admin", "reader"],
+        "POST /v1/routes": ["admin", "reader", "visitor"],
         "POST /v1/measurements": ["admin", "scanner"],
         "GET /v1/measurements": ["admin", "reader"],
         "GET /v1/measurements/stream": ["admin", "reader"],
         "GET /v1/radiomap": ["admin", "reader", "scanner"],
         "POST /v1/positions": ["admin", "scanner"],
         "GET /v1/positions": ["admin", "reader"],
-        "GET /v1/positions/latest": ["admin", "reader"],
-        "GET /v1/positions/stream": ["admin", "reader"],
+        "GET /v1/positions/latest": ["admin", "reader", "visitor"],
+        "GET /v1/positions/stream": ["admin", "reader", "visitor"],
         "GET /v1/events": ["admin", "reader"],
         "GET /v1/events/stream": ["admin", "reader"],
-        "GET /v1/stream": ["admin", "reader"],
+        "GET /v1/stream": ["admin", "reader", "visitor"],
         "POST /v1/webhooks": ["admin"],
         "GET /v1/webhooks": ["admin"],
         "DELETE /v1/webhooks/{id}": ["admin"],
@@ -81,8 +81,8 @@ struct RouteAccessTests {
         "PATCH /v1/tags/{id}": ["admin"],
         "DELETE /v1/tags/{id}": ["admin"],
         "GET /v1/tags/{id}/positions": ["admin", "reader"],
-        "GET /v1/tags/{id}/positions/latest": ["admin", "reader"],
-        "GET /v1/tags/{id}/positions/stream": ["admin", "reader"],
+        "GET /v1/tags/{id}/positions/latest": ["admin", "reader", "visitor"],
+        "GET /v1/tags/{id}/positions/stream": ["admin", "reader", "visitor"],
         "GET /v1/tags/{id}/sightings": ["admin", "reader"],
         "GET /v1/tags/{id}/events": ["admin", "reader"],
         "GET /v1/tags/{id}/events/stream": ["admin", "reader"],
@@ -97,7 +97,7 @@ struct RouteAccessTests {
         "GET /v1/dashboard": ["admin"],
         "GET /v1/integrations/mqtt": ["admin"],
         "PATCH /v1/locations/{id}": ["admin"],
-        "GET /v1/rooms/{id}/doors": ["admin", "reader"],
+        "GET /v1/rooms/{id}/doors": ["admin", "reader", "visitor"],
         "POST /v1/rooms/{id}/autolink": ["admin"],
         "PUT /v1/floors/{id}/georeference": ["admin"],
         "GET /v1/floors/{id}/georeference": ["admin", "reader"],
@@ -109,7 +109,7 @@ struct RouteAccessTests {
 
     /// The callers tried on every route.
     enum Caller: String, CaseIterable {
-        case nobody, admin, reader, ownScanner, otherScanner
+        case nobody, admin, reader, visitor, ownScanner, otherScanner
 
         /// Whether a route open to `allowed` lets this caller through.
         func isAllowed(by allowed: Set<String>) -> Bool {
@@ -118,6 +118,7 @@ struct RouteAccessTests {
             case .nobody: return false
             case .admin: return allowed.contains("admin")
             case .reader: return allowed.contains("reader")
+            case .visitor: return allowed.contains("visitor")
             case .ownScanner: return allowed.contains("scanner") || allowed.contains("own-scanner")
             case .otherScanner: return allowed.contains("scanner")
             }
@@ -150,6 +151,7 @@ struct RouteAccessTests {
         let tokens: [Caller: String] = [
             .admin: try await issueToken(database, .admin),
             .reader: try await issueToken(database, .reader),
+            .visitor: try await issueToken(database, .visitor),
             .ownScanner: try await issueToken(database, .scanner, scannerID: .default),
             .otherScanner: try await issueToken(database, .scanner, scannerID: try ScannerID("pi-elsewhere")),
         ]

@@ -39,6 +39,7 @@ import Testing
                 "v4-mqtt-dead-letters",
                 "v4-tags-in-presence",
                 "v4-mqtt-published-tags",
+                "v4-visitor-tokens",
             ])
         }
     }

@@ -91,6 +91,37 @@ struct StoreMigrationTests {
         #expect(revisions.contains("allow_bssids TEXT") && revisions.contains("allow_ssids TEXT"))
     }
 
+    /// Rebuilding `token` for the visitor role keeps every token, its ID, hash and revocation and
+    /// the sequence past a deleted last token; a visitor token can then be stored, a visitor token
+    /// bound to a scanner still cannot.
+    @Test func tokensSurviveTheRebuildForVisitorTokens() async throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v4-tags-in-presence")
+        @Sendable func hashOf(_ byte: String) -> String { "x'" + String(repeating: byte, count: 32) + "'" }
+        try await queue.write { db in
+            #expect(throws: DatabaseError.self, "no visitor role before") {
+                try db.execute(sql: "INSERT INTO token (name, role, hash, created_ms) VALUES ('v', 'visitor', \(hashOf("01")), 0)")
+            }
+            try db.execute(sql: """
+                INSERT INTO token (name, role, hash, created_ms) VALUES ('admin', 'admin', \(hashOf("ab")), 1);
+                INSERT INTO token (name, role, scanner_id, hash, created_ms, revoked_ms) VALUES ('pi', 'scanner', 'default', \(hashOf("02")), 2, 3);
+                INSERT INTO token (name, role, hash, created_ms) VALUES ('gone', 'reader', \(hashOf("03")), 4);
+                DELETE FROM token WHERE id = 3;
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        try await queue.write { db in
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM token ORDER BY id") == [1, 2])
+            #expect(try Int64.fetchOne(db, sql: "SELECT revoked_ms FROM token WHERE id = 2") == 3)
+            #expect(try String.fetchOne(db, sql: "SELECT hex(hash) FROM token WHERE id = 1") == String(repeating: "AB", count: 32))
+            try db.execute(sql: "INSERT INTO token (name, role, hash, created_ms) VALUES ('visitor', 'visitor', \(hashOf("04")), 5)")
+            #expect(try Int64.fetchAll(db, sql: "SELECT id FROM token ORDER BY id") == [1, 2, 4])
+            #expect(throws: DatabaseError.self, "only scanner tokens name a scanner") {
+                try db.execute(sql: "INSERT INTO token (name, role, scanner_id, hash, created_ms) VALUES ('v', 'visitor', 'default', \(hashOf("05")), 6)")
+            }
+        }
+    }
+
     /// Rebuilding `presence_event` for tag events keeps every event, its ID, the sequence past a
     /// deleted last event, and the webhook deliveries queued for them; new events still queue theirs.
     @Test func presenceEventsAndTheirDeliveriesSurviveTheRebuildForTagEvents() async throws {

@@ -48,15 +48,15 @@ export async function showDashboard(api) {
 }
 
 /**
- * Issues a reader token named "visitor" and shows the visitor page's address carrying it in the
+ * Issues a visitor token (positions, the plan, rooms, routes and items only) named "visitor" and shows the visitor page's address carrying it in the
  * fragment (never sent to a server, so it stays out of logs and Referer headers).
  */
 export async function makeVisitorLink(api) {
-  const issued = await api.post('/v1/tokens', { role: 'reader', name: 'visitor' });
+  const issued = await api.post('/v1/tokens', { role: 'visitor', name: 'visitor' });
   const link = new URL('/visit/', window.location.href);
   link.hash = `token=${encodeURIComponent(issued.token)}`;
   const field = $('visitor-link');
   field.value = link.href;
   field.hidden = false;
-  $('visitor-link-info').textContent = `Token ${issued.info.id} ("visitor", reader). Revoke it to close the link.`;
+  $('visitor-link-info').textContent = `Token ${issued.info.id} ("visitor", visitor role). Revoke it to close the link.`;
 }

@@ -1,6 +1,6 @@
 // The visitor page: where am I (a device's live position), the nearest item in the visitor's
 // language, a room searched by name and the route there step by step. Read-only: it carries the
-// visitor link's reader token, taken from the address's fragment (#token=…), which browsers never
+// visitor link's visitor token, taken from the address's fragment (#token=…), which browsers never
 // send to a server; the page moves it into this tab's sessionStorage and off the address bar.
 
 import { Api, ApiError } from '../../admin/js/api.js';

@@ -46,6 +46,7 @@ package enum PostgresMigrations {
         ("v4-mqtt-dead-letters", PostgresSchemaMQTTDeadLetters.deadLetters),
         ("v4-tags-in-presence", PostgresSchemaTagsInPresence.tagPresence),
         ("v4-mqtt-published-tags", PostgresSchemaMQTTPublishedTags.publishedTags),
+        ("v4-visitor-tokens", PostgresSchemaVisitorTokens.visitorRole),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ScanContract
 import SwitchdStore
 
@@ -14,26 +15,32 @@ struct LiveFeedController {
     let database: AppDatabase
     let hub: SwitchHub
     let feeds: Feeds
-    let streams: LiveStreams
+    /// `switchd_feed_subscribers{feed="live"}`: streams open now (each is also in ``OpenStreams``).
+    let subscribers: Meter
+
+    /// What a `visitor` token may follow: positions, not readings or switches.
+    static let visitorFeeds: Set<LiveFeedName> = [.position, .tagPosition]
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/v1/stream", use: stream)
         router.allowOnly([.get], on: "/v1/stream")
     }
 
-    /// - Throws: 422 for a bad query or resume point (``LiveFeedQuery``); 404 when the switch feed
-    ///   names an unknown scanner.
+    /// - Throws: 422 for a bad query or resume point (``LiveFeedQuery``); 403 when a visitor token
+    ///   asks for more than positions (``visitorFeeds``); 404 when the switch feed names an unknown scanner.
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try LiveFeedQuery(request)
+        if context.principal?.role == .visitor, !query.feeds.isSubset(of: Self.visitorFeeds) {
+            throw APIError.forbidden("a visitor token follows positions only: feeds=position,tagPosition")
+        }
         // "From now" is fixed before the response starts, so a row stored once the client has
         // the response head is always sent.
         let lanes = try await lanes(for: query)
-        let streams = streams
-        let principal = context.principal
+        let subscribers = subscribers
         let logger = context.logger
         return Response(status: .ok, headers: ServerSentEvent.headers, body: ResponseBody { writer in
-            let registration = streams.register(principal)
-            defer { streams.unregister(registration) }
+            subscribers.increment()
+            defer { subscribers.decrement() }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     try await Self.follow(lanes, writer: &writer)

@@ -35,6 +35,8 @@ final class ConnectionTable: Sendable {
         /// Increases each time a connection becomes idle: the smallest is the one idle longest.
         var idleTicket: UInt64 = 0
         var limitLogged = false
+        /// Streams have been ended for scanners in this episode (logged once, see ``firstEvictionOfEpisode()``).
+        var evictionLogged = false
         /// Connections closed to make room whose close has not been counted yet: room is coming.
         var closingForRoom = 0
         /// The acceptor was told to wait with nothing closing: the next idle connection makes room.
@@ -90,7 +92,10 @@ final class ConnectionTable: Sendable {
         let open = state.withLock { state in
             state.open -= 1
             state.closingForRoom = max(0, state.closingForRoom - 1)
-            if state.open <= limit * 3 / 4 { state.limitLogged = false }
+            if state.open <= limit * 3 / 4 {
+                state.limitLogged = false
+                state.evictionLogged = false
+            }
             return state.open
         }
         metrics.open.record(open)
@@ -141,6 +146,21 @@ final class ConnectionTable: Sendable {
         case .evict(let channel):
             channel.close(promise: nil)
             return false
+        }
+    }
+
+    /// Closes the tracked channel `connection` (a channel's `ObjectIdentifier`), if it is still
+    /// open: a stream ended to make room (``ScannerPriority``).
+    func close(_ connection: ObjectIdentifier) {
+        state.withLock { $0.connections[connection]?.channel }?.close(promise: nil)
+    }
+
+    /// True for the first stream ended to make room since the connections last fell to three
+    /// quarters of the limit, false for the others: one log line per episode of pressure.
+    func firstEvictionOfEpisode() -> Bool {
+        state.withLock { state in
+            defer { state.evictionLogged = true }
+            return !state.evictionLogged
         }
     }
 

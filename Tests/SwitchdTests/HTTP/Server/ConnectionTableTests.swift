@@ -49,6 +49,27 @@ struct ConnectionTableTests {
         #expect(connections.hasRoom())
     }
 
+    /// Streams ended for scanners are logged once per episode of pressure: again only after the
+    /// connections have fallen to three quarters of the limit. `close` ends a tracked connection.
+    @Test func streamsEndedForScannersAreLoggedOncePerEpisodeAndCloseEndsTheirConnection() async throws {
+        let connections = table(limit: 8)
+        var channels: [EmbeddedChannel] = []
+        for _ in 0..<8 { channels.append(try await open(connections)) }
+        #expect(connections.firstEvictionOfEpisode())
+        #expect(!connections.firstEvictionOfEpisode(), "a second stream ended in the same episode")
+        connections.close(ObjectIdentifier(channels[0]))
+        #expect(channels[0].isActive == false)
+        #expect(channels[1].isActive)
+        connections.untrack(channels[0])
+        connections.released()
+        #expect(!connections.firstEvictionOfEpisode(), "7 of 8, above three quarters: the same episode")
+        for channel in channels[1...2] {
+            connections.untrack(channel)
+            connections.released()
+        }
+        #expect(connections.firstEvictionOfEpisode(), "down to 5 of 8: a new episode is logged again")
+    }
+
     @Test func whenEveryConnectionIsBusyNoneIsClosed() async throws {
         let connections = table(limit: 2)
         let busy = [try await open(connections), try await open(connections)]
