@@ -142,7 +142,8 @@ struct DocumentationTests {
         "key", "filter", "explicit-target-dependency-import-check",  // the config reader's words, swift
         "static-swift-stdlib", "why-extract",                        // the toolchain and lld
         "data", "dataset", "device", "window-seconds", "survey-quality", "fixed-settings",
-        "floor-vote-power", "floor-voters", "k", "neighbour-ratio", "position-power",  // floorscan-evaluate
+        "floor-vote-power", "floor-voters", "k", "neighbour-ratio", "position-power", "method",
+        "leave-one-user-out",                                        // floorscan-evaluate
         "sim-position",                                              // scannerd track's simulation
     ]
 
