@@ -27,9 +27,13 @@ struct TagsController {
         return try .json(tag, status: .created)
     }
 
-    /// All tags, or those matching `?uuid=` (`&major=`, `&minor=`) or `?address=`.
+    /// A ``Page`` of tags by ID (`limit`, `cursor`), all or those matching `?uuid=` (`&major=`,
+    /// `&minor=`) or `?address=`; 422 naming `limit` above the most a page holds.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.tags(matching: try QueryParameters(request).tagLookup()))
+        let query = QueryParameters(request)
+        let (after, limit) = try query.pageRange()
+        let tags = try await database.tags(matching: try query.tagLookup(), after: after, limit: limit + 1)
+        return try .json(Page(read: tags, limit: limit) { FeedCursor(afterSequence: $0.id).token })
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -15,11 +15,12 @@ extension AppDatabase {
         }
     }
 
-    /// Every subscription by ID, with its delivery counts; never a secret.
-    package func webhooks() async throws -> [Webhook] {
+    /// Subscriptions by ID, at most `limit` of those after `after`, with their delivery counts;
+    /// never a secret.
+    package func webhooks(after: Int64 = 0, limit: Int = .max) async throws -> [Webhook] {
         try await readStatements { sql in
             let counts = try Self.deliveryCounts(in: sql)
-            return try WebhookRecord.all(sql).map { record in
+            return try WebhookRecord.all(sql, after: after, limit: limit).map { record in
                 try record.webhook(counts[record.id ?? 0] ?? WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
             }
         }

@@ -36,9 +36,11 @@ struct WebhooksController {
         return try .json(CreatedWebhook(secret: secret, webhook: webhook), status: .created)
     }
 
-    /// Every ``Webhook`` by ID, with its delivery counts; never a secret.
+    /// A ``Page`` of ``Webhook`` by ID (`limit`, `cursor`), with their delivery counts; never a secret.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.webhooks())
+        let (after, limit) = try QueryParameters(request).pageRange()
+        let webhooks = try await database.webhooks(after: after, limit: limit + 1)
+        return try .json(Page(read: webhooks, limit: limit) { FeedCursor(afterSequence: $0.id).token })
     }
 
     /// 204; its pending deliveries are dropped. 404 for an unknown ID.
