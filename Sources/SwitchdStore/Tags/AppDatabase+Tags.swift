@@ -41,12 +41,13 @@ extension AppDatabase {
     static let tagsLock = "tags"
 
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``NewTag/validate()`` refused;
-    ///   ``StoreError/conflict(_:)`` when a tag has that identity.
-    package func createTag(_ new: NewTag) async throws -> Tag {
+    ///   ``StoreError/conflict(_:)`` when a tag has that identity, or `max` tags are registered.
+    package func createTag(_ new: NewTag, max: Int = .max) async throws -> Tag {
         try validate(new.validate)
         let record = try TagRecord(Tag(id: 0, new))
         return try await writeStatements { sql in
             try sql.lock(Self.tagsLock)
+            try Self.checkRoom(in: "tag", for: "tags", max: max, setting: "max-tags", sql)
             try Self.checkIdentityFree(new.identity, for: nil, in: sql)
             try Self.announceWatchedChange(in: sql)
             return try record.inserted(sql).tag()

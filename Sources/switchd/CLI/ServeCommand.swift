@@ -76,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var adminTokenFile: String?
     @OptionGroup(title: "MQTT (off unless --mqtt-broker is given; docs/mqtt.md)") var mqtt: MQTTOptions
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
 
     func validate() throws {
         do {
@@ -139,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }
+        configured.limits = limits.limits
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()

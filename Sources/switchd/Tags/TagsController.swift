@@ -8,6 +8,8 @@ struct TagsController {
     /// Told of every change, so listening scanners' long-polls answer with the new watched tags.
     let hub: SwitchHub
     let windows: TagWindowCloser
+    /// Tags that may be registered at once (``Limits/maxTags``).
+    var maxTags = Limits.defaultMaxTags
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/tags", use: create)
@@ -19,10 +21,10 @@ struct TagsController {
         router.allowOnly([.get, .patch, .delete], on: "/v1/tags/{id}")
     }
 
-    /// 201; 409 when a tag has the identity; 422 naming a bad field.
+    /// 201; 409 when a tag has the identity or ``maxTags`` are registered; 422 naming a bad field.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewTag.self, context: context)
-        let tag = try await database.createTag(new)
+        let tag = try await database.createTag(new, max: maxTags)
         await hub.watchedTags.bump()
         return try .json(tag, status: .created)
     }
