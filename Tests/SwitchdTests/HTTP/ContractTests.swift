@@ -93,12 +93,13 @@ import Testing
         }
     }
 
-    /// HEAD, OPTIONS and TRACE on a path switchd serves are told which methods it takes, as any
-    /// other wrong method is (they were answered 404, as if the path did not exist).
-    @Test func headOptionsAndTraceAnswer405WithAllow() async throws {
+    /// HEAD, OPTIONS, TRACE and QUERY on a path switchd serves are told which methods it takes,
+    /// as any other wrong method is (they were answered 404, as if the path did not exist; QUERY
+    /// until schemathesis's unsupported_method check asked, issue 36).
+    @Test func headOptionsTraceAndQueryAnswer405WithAllow() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             for (path, allow) in [("/v1/floors", "GET, POST"), ("/v1/floors/1", "GET, PATCH, DELETE"), ("/healthz", "GET")] {
-                for method in [HTTPRequest.Method.head, .options, .trace] {
+                for method in [HTTPRequest.Method.head, .options, .trace, HTTPRequest.Method("QUERY")!] {
                     let response = try await client.execute(uri: path, method: method)
                     #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                     #expect(response.headers[.allow] == allow, "\(method) \(path)")
