@@ -204,8 +204,10 @@ func buildRouter(
         .addRoutes(to: router)
     let radioMaps = RadioMapCache(estimates: expectedErrors)
     RadioMapController(database: database, cache: radioMaps).addRoutes(to: router)
-    LocateController(database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored)
-        .addRoutes(to: router)
+    LocateController(
+        database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored,
+        maxReadings: settings.limits.maxLocateReadings, budget: LocateBudget(perMinute: settings.limits.locateReadingsPerMinute, clock: clock)
+    ).addRoutes(to: router)
     GeoreferenceController(database: database).addRoutes(to: router)
     RoomLinksController(database: database, svgPlans: svgPlans).addRoutes(to: router)
     EmittersController(database: database).addRoutes(to: router)
@@ -217,13 +219,13 @@ func buildRouter(
         .addRoutes(to: router)
     TokensController(database: database).addRoutes(to: router)
     EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
-    WebhooksController(database: database, destinations: settings.webhookDestinations).addRoutes(to: router)
+    WebhooksController(database: database, destinations: settings.webhookDestinations, maxWebhooks: settings.limits.maxWebhooks).addRoutes(to: router)
     IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
     let tracker = TagTracker(database: database)
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
-    TagsController(database: database, hub: hub, windows: windows).addRoutes(to: router)
+    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)

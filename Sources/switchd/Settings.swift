@@ -51,4 +51,6 @@ struct Settings: Sendable {
     var mqtt: MQTTSettings?
     /// How long history is kept (``HistoryRetentionService``); nil keeps it for ever.
     var keepHistory: Duration?
+    /// How many tags and webhooks may exist, and how much locating a token may ask for.
+    var limits = Limits()
 }

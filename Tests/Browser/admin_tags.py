@@ -142,13 +142,13 @@ def run(page):
     page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
     page.by_id("confirm-cancel").click()
     page.wait("the dialog closed", lambda: not page.by_id("confirm-dialog").is_displayed())
-    if "fixed-c" not in {s["id"] for s in api("GET", "/v1/scanners")}:
+    if "fixed-c" not in {s["id"] for s in api("GET", "/v1/scanners")["items"]}:
         raise AssertionError("cancelling deleted the scanner")
     driver.find_element(By.XPATH, delete).click()
     page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
     page.by_id("confirm-ok").click()
     page.wait("the scanner gone from the card", lambda: not driver.find_elements(By.CSS_SELECTOR, "#scanner-list li[data-scanner-id='fixed-c']"))
-    if "fixed-c" in {s["id"] for s in api("GET", "/v1/scanners")}:
+    if "fixed-c" in {s["id"] for s in api("GET", "/v1/scanners")["items"]}:
         raise AssertionError("the scanner is still registered")
     page.wait("its square gone from the plan", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#plan rect.fixed-scanner")) == 2)
     if "fixed-c" in [o.get_attribute("value") for o in Select(page.by_id("scanner-select")).options]:

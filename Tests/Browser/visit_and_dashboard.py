@@ -31,7 +31,7 @@ def setup():
     """The floor the simulated beacons are registered on (registering them on a new floor when
     none is), a corridor and a café joined by links, every other location there linked in, and
     the two items. Returns (floor, café room)."""
-    beacons = api("GET", "/v1/beacons")
+    beacons = api("GET", "/v1/beacons")["items"]
     corner = [b for b in beacons if b["uuid"].upper() == BEACON_UUID and b["major"] == 1 and b["minor"] in {m for m, _, _ in BEACONS}]
     if corner:
         floor = api("GET", f"/v1/floors/{corner[0]['floorID']}")
@@ -111,7 +111,7 @@ def run(page):
     page.wait("where am I", lambda: int(where.get_attribute("data-count") or 0) >= 1
               and page.js("return document.getElementById('position-dot') !== null"), timeout=90)
     print(f"    {where.text}")
-    items = {b["id"]: b for b in api("GET", "/v1/beacons") if b["major"] == 2}
+    items = {b["id"]: b for b in api("GET", "/v1/beacons")["items"] if b["major"] == 2}
     seen = set()
 
     def nearest_moves():

@@ -51,7 +51,7 @@ struct CalibrationThroughListeningTests {
         // What the admin plan draws on the scanner's square.
         let listed = try await api.call("GET", "/v1/placements?floor=\(site.floor.id)", as: [ScannerPlacement].self)
         #expect(listed.first { $0.scannerID == .default }?.receiveOffset == estimate, "the admin plan shows it")
-        #expect(try await api.call("GET", "/v1/tags", as: [ScanContract.Tag].self).isEmpty, "a beacon is no tag: nothing was located")
+        #expect(try await api.call("GET", "/v1/tags", as: Page<ScanContract.Tag>.self).items.isEmpty, "a beacon is no tag: nothing was located")
 
         // A tag joins the list: windows now carry both; the beacon deleted, only the tag.
         let standing = SimulatedFloor.MovingTag.demo(walking: .standing(PlanPoint(x: 5, y: 6)), minor: 1)

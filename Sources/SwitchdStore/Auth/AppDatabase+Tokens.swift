@@ -24,6 +24,22 @@ extension AppDatabase {
         }
     }
 
+    /// Makes sure a scanner token for `new` would speak for a registered scanner; any other
+    /// token passes. Run before issuing one through the API or the command line, so that a typo
+    /// in a scanner ID is caught when the token is made, not when scannerd is refused later.
+    ///
+    /// - Throws: ``StoreError/invalidField(_:)`` naming `scannerID` when no scanner has that ID.
+    package func checkScannerRegistered(for new: NewToken) async throws {
+        guard new.role == .scanner, let id = new.scannerID else { return }
+        try await readStatements { sql in
+            guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(id.rawValue)]) != nil else {
+                throw StoreError.invalidField(ValidationError(
+                    field: "scannerID", reason: "names no registered scanner (\(id)): register it first (POST /v1/scanners)"
+                ))
+            }
+        }
+    }
+
     /// Every token, revoked ones too, by ID.
     package func tokens() async throws -> [TokenInfo] {
         try await readStatements { sql in try TokenRecord.all(sql).map { try $0.tokenInfo() } }

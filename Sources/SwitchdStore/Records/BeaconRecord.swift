@@ -63,13 +63,24 @@ struct BeaconRecord {
 
     static let columns = "id, uuid, major, minor, floor_id, x, y, z, measured_power, metadata"
 
-    /// Beacons ordered by ID, on either database; only `floorID`'s when given.
-    static func fetchBeacons(_ sql: any StoreTransaction, onFloor floorID: Int64? = nil) throws -> [Beacon] {
-        let rows = if let floorID {
-            try sql.rows("SELECT \(columns) FROM beacon WHERE floor_id = ? ORDER BY id", [.integer(floorID)])
-        } else {
-            try sql.rows("SELECT \(columns) FROM beacon ORDER BY id", [])
+    /// Beacons ordered by ID, on either database; only `floorID`'s when given, and only those of
+    /// `lookup`'s identity parts; at most `limit` of those after `after`.
+    static func fetchBeacons(
+        _ sql: any StoreTransaction, onFloor floorID: Int64? = nil, matching lookup: TagLookup = TagLookup(), after: Int64 = 0, limit: Int = .max
+    ) throws -> [Beacon] {
+        var conditions = ["id > ?"]
+        var values: [StoreValue] = [.integer(after)]
+        for (column, value) in [
+            ("floor_id", floorID.map(StoreValue.integer)), ("uuid", lookup.uuid.map(StoreValue.uuid)),
+            ("major", lookup.major.map { .integer(Int64($0)) }), ("minor", lookup.minor.map { .integer(Int64($0)) }),
+        ] {
+            guard let value else { continue }
+            conditions.append("\(column) = ?")
+            values.append(value)
         }
+        let rows = try sql.rows(
+            "SELECT \(columns) FROM beacon WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?", values + [.integer(Int64(limit))]
+        )
         return try rows.map { try BeaconRecord(row: $0).beacon() }
     }
 

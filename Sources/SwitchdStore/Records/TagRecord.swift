@@ -49,10 +49,11 @@ struct TagRecord {
 
     static let columns = "id, name, identity, tx_power, missing, missing_heard, height, metadata"
 
-    /// Tags ordered by ID. `filter` is an SQL condition on `tag` with a `?` per value, or empty for all.
-    static func fetchAll(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = []) throws -> [TagRecord] {
+    /// Tags ordered by ID, the first `limit`. `filter` is an SQL condition on `tag` with a `?` per
+    /// value, or empty for all.
+    static func fetchAll(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = [], limit: Int = .max) throws -> [TagRecord] {
         let condition = filter.isEmpty ? "" : "WHERE \(filter)"
-        return try sql.rows("SELECT \(columns) FROM tag \(condition) ORDER BY id", values).map(TagRecord.init(row:))
+        return try sql.rows("SELECT \(columns) FROM tag \(condition) ORDER BY id LIMIT ?", values + [.integer(Int64(limit))]).map(TagRecord.init(row:))
     }
 
     /// The tag with this ID, or nil.

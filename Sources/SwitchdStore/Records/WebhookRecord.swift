@@ -64,8 +64,10 @@ struct WebhookRecord {
         try sql.row("SELECT \(columns) FROM webhook WHERE id = ?", [.integer(id)]).map(WebhookRecord.init(row:))
     }
 
-    static func all(_ sql: any StoreTransaction) throws -> [WebhookRecord] {
-        try sql.rows("SELECT \(columns) FROM webhook ORDER BY id", []).map(WebhookRecord.init(row:))
+    /// By ID, at most `limit` of those after `after`.
+    static func all(_ sql: any StoreTransaction, after: Int64 = 0, limit: Int = .max) throws -> [WebhookRecord] {
+        try sql.rows("SELECT \(columns) FROM webhook WHERE id > ? ORDER BY id LIMIT ?", [.integer(after), .integer(Int64(limit))])
+            .map(WebhookRecord.init(row:))
     }
 
     /// Stores the subscription; returns it with the ID the database gave it.

@@ -24,10 +24,12 @@ extension AppDatabase {
         }
     }
 
-    /// Every scanner, ordered by ID.
-    package func scanners() async throws -> [ScanContract.Scanner] {
+    /// Scanners ordered by ID (byte order on both databases), at most `limit` of those after `after`.
+    package func scanners(after: String? = nil, limit: Int = .max) async throws -> [ScanContract.Scanner] {
         try await readStatements { sql in
-            try sql.rows("SELECT id, name FROM scanner ORDER BY id", []).map { try ScannerRecord(row: $0).scanner() }
+            try sql.rows(
+                "SELECT id, name FROM scanner WHERE id > ? ORDER BY id LIMIT ?", [.text(after ?? ""), .integer(Int64(limit))]
+            ).map { try ScannerRecord(row: $0).scanner() }
         }
     }
 

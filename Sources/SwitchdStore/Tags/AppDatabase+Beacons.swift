@@ -17,11 +17,13 @@ extension AppDatabase {
     }
 
     /// Every beacon, or those of one floor, ordered by ID; with `lookup` only those whose
-    /// identity matches it (the museum's "which item is this").
+    /// identity matches it (the museum's "which item is this"); at most `limit` of those after `after`.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` when `floorID` names no floor;
     ///   ``StoreError/invalidField(_:)`` for `major` without `uuid` or `minor` without `major`.
-    package func beacons(onFloor floorID: Int64?, matching lookup: TagLookup = TagLookup()) async throws -> [Beacon] {
+    package func beacons(
+        onFloor floorID: Int64?, matching lookup: TagLookup = TagLookup(), after: Int64 = 0, limit: Int = .max
+    ) async throws -> [Beacon] {
         if lookup.uuid == nil, lookup.major != nil || lookup.minor != nil {
             throw StoreError.invalidField(ValidationError(field: "uuid", reason: "is needed with major or minor"))
         }
@@ -31,10 +33,7 @@ extension AppDatabase {
         return try await readStatements { sql in
             if let floorID, try !FloorRecord.exists(sql, id: floorID) { throw StoreError.notFound("no floor \(floorID)") }
             let frames = try GeoFrames.load(sql)
-            return try BeaconRecord.fetchBeacons(sql, onFloor: floorID).filter { beacon in
-                lookup.uuid.map { $0 == beacon.uuid } ?? true && lookup.major.map { $0 == beacon.major } ?? true
-                    && lookup.minor.map { $0 == beacon.minor } ?? true
-            }.map(frames.place)
+            return try BeaconRecord.fetchBeacons(sql, onFloor: floorID, matching: lookup, after: after, limit: limit).map(frames.place)
         }
     }
 

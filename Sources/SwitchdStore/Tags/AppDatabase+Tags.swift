@@ -41,30 +41,31 @@ extension AppDatabase {
     static let tagsLock = "tags"
 
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``NewTag/validate()`` refused;
-    ///   ``StoreError/conflict(_:)`` when a tag has that identity.
-    package func createTag(_ new: NewTag) async throws -> Tag {
+    ///   ``StoreError/conflict(_:)`` when a tag has that identity, or `max` tags are registered.
+    package func createTag(_ new: NewTag, max: Int = .max) async throws -> Tag {
         try validate(new.validate)
         let record = try TagRecord(Tag(id: 0, new))
         return try await writeStatements { sql in
             try sql.lock(Self.tagsLock)
+            try Self.checkRoom(in: "tag", for: "tags", max: max, setting: "max-tags", sql)
             try Self.checkIdentityFree(new.identity, for: nil, in: sql)
             try Self.announceWatchedChange(in: sql)
             return try record.inserted(sql).tag()
         }
     }
 
-    /// Tags ordered by ID, those matching `lookup` only. The pattern is matched against the
-    /// lower-cased identity key (keys are written lower-case), so SQLite's case-insensitive
-    /// `LIKE` and PostgreSQL's case-sensitive one find the same tags.
+    /// Tags ordered by ID, those matching `lookup` only, at most `limit` of those after `after`.
+    /// The pattern is matched against the lower-cased identity key (keys are written lower-case),
+    /// so SQLite's case-insensitive `LIKE` and PostgreSQL's case-sensitive one find the same tags.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` for an incomplete lookup (see ``TagLookup``).
-    package func tags(matching lookup: TagLookup = TagLookup()) async throws -> [Tag] {
+    package func tags(matching lookup: TagLookup = TagLookup(), after: Int64 = 0, limit: Int = .max) async throws -> [Tag] {
         let pattern = try lookup.keyPattern()?.lowercased()
         return try await readStatements { sql in
             let records = if let pattern {
-                try TagRecord.fetchAll(sql, filter: "lower(identity) LIKE ?", values: [.text(pattern)])
+                try TagRecord.fetchAll(sql, filter: "lower(identity) LIKE ? AND id > ?", values: [.text(pattern), .integer(after)], limit: limit)
             } else {
-                try TagRecord.fetchAll(sql)
+                try TagRecord.fetchAll(sql, filter: "id > ?", values: [.integer(after)], limit: limit)
             }
             return try records.map { try $0.tag() }
         }

@@ -16,9 +16,12 @@ struct TokensController {
     }
 
     /// 201 ``IssuedToken``: the only time the token's secret is ever shown. 422 naming the field
-    /// for a bad name, a scanner token without `scannerID` or another with one.
+    /// for a bad name, a scanner token without `scannerID` or for a scanner not registered, or
+    /// another token with one.
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewToken.self, context: context)
+        try new.validate()
+        try await database.checkScannerRegistered(for: new)
         let token = BearerToken.generate()
         let info = try await database.issueToken(new, token: token, at: .nowInMilliseconds())
         context.logger.info("Token issued", metadata: ["issued": "\(info.id)", "role": "\(info.role.rawValue)"])

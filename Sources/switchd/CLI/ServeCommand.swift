@@ -86,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var adminTokenFile: String?
     @OptionGroup(title: "MQTT (off unless --mqtt-broker is given; docs/mqtt.md)") var mqtt: MQTTOptions
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
 
     func validate() throws {
         do {
@@ -155,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }
+        configured.limits = limits.limits
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()

@@ -44,8 +44,14 @@ struct TokenCommand: AsyncParsableCommand {
             } catch {
                 throw ArgumentParser.ValidationError("--\(error.field == "scannerID" ? "scanner-id" : error.field): \(error.reason)")
             }
+            let database = try state.open()
+            do {
+                try await database.checkScannerRegistered(for: new)
+            } catch StoreError.invalidField(let error) {
+                throw ArgumentParser.ValidationError("--scanner-id \(error.reason)")
+            }
             let token = BearerToken.generate()
-            let info = try await state.open().issueToken(new, token: token, at: .nowInMilliseconds())
+            let info = try await database.issueToken(new, token: token, at: .nowInMilliseconds())
             print(token.secret)
             FileHandle.standardError.write(Data("issued token \(info.id) (\(info.name), \(info.role.rawValue))\n".utf8))
         }

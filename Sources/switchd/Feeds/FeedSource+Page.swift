@@ -15,8 +15,13 @@ extension Page {
     /// The first `limit` items of `slice`, read with one more than `limit` asked for: `nextCursor`
     /// is there exactly when that one more came back.
     init(_ slice: FeedSlice<Item>, limit: Int, sequence: (Item) -> Int64) {
-        let items = Array(slice.items.prefix(limit))
-        let next = slice.items.count > limit ? items.last.map { FeedCursor(afterSequence: sequence($0)).token } : nil
-        self.init(items: items, nextCursor: next)
+        self.init(read: slice.items, limit: limit) { FeedCursor(afterSequence: sequence($0)).token }
+    }
+
+    /// The first `limit` items of `read`, read with one more than `limit` asked for: `nextCursor`
+    /// is the `cursor` of the last item kept, there exactly when that one more came back.
+    init(read: [Item], limit: Int, cursor: (Item) -> String) {
+        let items = Array(read.prefix(limit))
+        self.init(items: items, nextCursor: read.count > limit ? items.last.map(cursor) : nil)
     }
 }

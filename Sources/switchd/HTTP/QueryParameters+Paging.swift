@@ -10,10 +10,19 @@ extension QueryParameters {
     ///
     /// - Throws: 422 naming `limit` or `cursor` when either does not parse.
     func pageRange() throws -> (after: Int64, limit: Int) {
+        try pageRange(from: 0) { token throws(FieldError) in try FeedCursor(token: token).afterSequence }
+    }
+
+    /// As ``pageRange()`` for a list ordered by a text key (``KeyCursor``): nil starts at the first.
+    func keyPageRange() throws -> (after: String?, limit: Int) {
+        try pageRange(from: nil) { token throws(FieldError) in try KeyCursor(token: token).afterKey }
+    }
+
+    private func pageRange<After>(from start: After, reading: (String) throws(FieldError) -> After) throws -> (after: After, limit: Int) {
         let limit = try int("limit", in: 1...Self.maxPageLimit) ?? Self.defaultPageLimit
-        guard let token = text("cursor") else { return (0, limit) }
+        guard let token = text("cursor") else { return (start, limit) }
         do {
-            return (try FeedCursor(token: token).afterSequence, limit)
+            return (try reading(token), limit)
         } catch {
             throw APIError.invalidField("cursor", error.reason)
         }

@@ -13,6 +13,10 @@ struct LocateController {
     let feed: SequenceFeed
     /// Counts the positions stored (`?store=true`).
     let stored: Counter
+    /// Readings one request may carry (``Limits/maxLocateReadings``).
+    var maxReadings = Limits.defaultMaxLocateReadings
+    /// Readings each token may have located per minute.
+    let budget: LocateBudget
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/locate", use: locate)
@@ -21,13 +25,22 @@ struct LocateController {
 
     /// 200 ``LocateResult``. Nothing is stored unless `?store=true`, which needs `scannerID`
     /// (a scanner token only its own; a reader token may not store: 403) and stores the
-    /// position as that scanner's (`positionID`). 422 naming the field for a bad reading or a
-    /// missing `scannerID`; 409 when there is no radio map to locate with (no survey, no
-    /// beacons) or nothing heard matches it.
+    /// position as that scanner's (`positionID`). 422 naming the field for a bad reading, more
+    /// than ``maxReadings`` or a missing `scannerID`; 429 with `Retry-After` when the token's
+    /// ``budget`` holds fewer readings than this request's; 409 when there is no radio map to
+    /// locate with (no survey, no beacons) or nothing heard matches it.
     @Sendable func locate(_ request: Request, context: AppRequestContext) async throws -> Response {
         let store = try QueryParameters(request).bool("store") ?? false
         let body = try await request.decodeJSON(LocateRequest.self, context: context)
         try body.validate()
+        guard body.measurements.count <= maxReadings else {
+            throw APIError.invalidField(
+                "measurements", "must hold at most \(maxReadings) readings (max-locate-readings), got \(body.measurements.count)"
+            )
+        }
+        if let principal = context.principal, let wait = budget.spend(body.measurements.count, by: principal.tokenID) {
+            throw APIError.locateBudgetSpent(perMinute: budget.perMinute, retryAfter: wait)
+        }
         var scannerID: ScannerID?
         if store {
             guard let id = body.scannerID else {

@@ -25,8 +25,11 @@ struct ScannersController {
         return try .json(scanner, status: .created)
     }
 
+    /// A ``Page`` of scanners by ID (`limit`, `cursor`).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.scanners())
+        let (after, limit) = try QueryParameters(request).keyPageRange()
+        let scanners = try await database.scanners(after: after, limit: limit + 1)
+        return try .json(Page(read: scanners, limit: limit) { KeyCursor(afterKey: $0.id.rawValue).token })
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

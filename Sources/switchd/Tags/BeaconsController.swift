@@ -28,11 +28,13 @@ struct BeaconsController {
         return try .json(beacon, status: .created)
     }
 
-    /// All beacons, or with `?floor=` those of one floor (404 when it does not exist); with
-    /// `?uuid=` (`&major=`, `&minor=`) those of that identity.
+    /// A ``Page`` of beacons by ID (`limit`, `cursor`): all, or with `?floor=` those of one floor
+    /// (404 when it does not exist); with `?uuid=` (`&major=`, `&minor=`) those of that identity.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = QueryParameters(request)
-        return try .json(await database.beacons(onFloor: try query.int64("floor"), matching: try query.tagLookup()))
+        let (after, limit) = try query.pageRange()
+        let beacons = try await database.beacons(onFloor: try query.int64("floor"), matching: try query.tagLookup(), after: after, limit: limit + 1)
+        return try .json(Page(read: beacons, limit: limit) { FeedCursor(afterSequence: $0.id).token })
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

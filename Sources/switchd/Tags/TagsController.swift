@@ -8,6 +8,8 @@ struct TagsController {
     /// Told of every change, so listening scanners' long-polls answer with the new watched tags.
     let hub: SwitchHub
     let windows: TagWindowCloser
+    /// Tags that may be registered at once (``Limits/maxTags``).
+    var maxTags = Limits.defaultMaxTags
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/tags", use: create)
@@ -19,17 +21,21 @@ struct TagsController {
         router.allowOnly([.get, .patch, .delete], on: "/v1/tags/{id}")
     }
 
-    /// 201; 409 when a tag has the identity; 422 naming a bad field.
+    /// 201; 409 when a tag has the identity or ``maxTags`` are registered; 422 naming a bad field.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewTag.self, context: context)
-        let tag = try await database.createTag(new)
+        let tag = try await database.createTag(new, max: maxTags)
         await hub.watchedTags.bump()
         return try .json(tag, status: .created)
     }
 
-    /// All tags, or those matching `?uuid=` (`&major=`, `&minor=`) or `?address=`.
+    /// A ``Page`` of tags by ID (`limit`, `cursor`), all or those matching `?uuid=` (`&major=`,
+    /// `&minor=`) or `?address=`; 422 naming `limit` above the most a page holds.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.tags(matching: try QueryParameters(request).tagLookup()))
+        let query = QueryParameters(request)
+        let (after, limit) = try query.pageRange()
+        let tags = try await database.tags(matching: try query.tagLookup(), after: after, limit: limit + 1)
+        return try .json(Page(read: tags, limit: limit) { FeedCursor(afterSequence: $0.id).token })
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

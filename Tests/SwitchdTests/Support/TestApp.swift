@@ -18,17 +18,18 @@ import Testing
 /// are received and walks start and arrive at `wallClock`'s time: give a ``SetWallClock``'s. The radio
 /// map's expected errors come from `expectedErrors` in the background: wait on its ``ExpectedErrorEstimates/settled()``.
 /// SVG plans are read by `svgPlans` (a tiny budget, a held parse); only critical lines are logged
-/// unless a `logger` is given.
+/// unless a `logger` is given. `limits` bound the registries and locating.
 func makeApp(
     _ database: AppDatabase, maxBodyBytes: Int = Settings.defaultMaxBodyBytes, maxPlanBytes: Int = Settings.defaultMaxPlanBytes,
     adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil, clock: any Clock<Duration> = ContinuousClock(),
     metrics: SwitchdMetrics = SwitchdMetrics(), expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil, logger: Logger? = nil
+    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil, logger: Logger? = nil, limits: Limits = Limits()
 ) -> AdminByDefault<some ApplicationProtocol> {
     var quiet = Logger(label: "switchd-tests")
     quiet.logLevel = .critical
     var settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
     settings.webhookDestinations = .testReceivers
+    settings.limits = limits
     let app = buildApplication(
         settings: settings, database: database, logger: logger ?? quiet, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         clock: clock, wallClock: wallClock, expectedErrors: expectedErrors, svgPlans: svgPlans

@@ -24,7 +24,7 @@ import Testing
                     .created, .post, "/v1/tags", json: NewTag(name: "Tag \(index)", identity: identity, txPower: -65), as: ScanContract.Tag.self
                 ))
             }
-            #expect(try await client.expect(.ok, get: "/v1/tags", as: [ScanContract.Tag].self) == [bike] + others)
+            #expect(try await client.expect(.ok, get: "/v1/tags", as: Page<ScanContract.Tag>.self).items == [bike] + others)
             #expect(try await client.expect(.ok, get: "/v1/tags/\(others[0].id)", as: ScanContract.Tag.self).identity == Self.eddystone)
 
             let patched = try await client.expect(.ok, .patch, "/v1/tags/\(bike.id)", json: TagPatch(missing: true, metadata: [:]), as: ScanContract.Tag.self)
@@ -59,11 +59,11 @@ import Testing
             }
             let byAddress = try await client.expect(.created, .post, "/v1/tags", json: NewTag(name: "keys", identity: Self.address), as: ScanContract.Tag.self)
             let text = uuid.uuidString
-            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)", as: [ScanContract.Tag].self) == made)
-            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)&major=7", as: [ScanContract.Tag].self) == Array(made.prefix(2)))
-            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)&major=7&minor=2", as: [ScanContract.Tag].self) == [made[1]])
-            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(UUID().uuidString)", as: [ScanContract.Tag].self).isEmpty)
-            #expect(try await client.expect(.ok, get: "/v1/tags?address=AA-BB-CC-00-11-22", as: [ScanContract.Tag].self) == [byAddress])
+            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)", as: Page<ScanContract.Tag>.self).items == made)
+            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)&major=7", as: Page<ScanContract.Tag>.self).items == Array(made.prefix(2)))
+            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(text)&major=7&minor=2", as: Page<ScanContract.Tag>.self).items == [made[1]])
+            #expect(try await client.expect(.ok, get: "/v1/tags?uuid=\(UUID().uuidString)", as: Page<ScanContract.Tag>.self).items.isEmpty)
+            #expect(try await client.expect(.ok, get: "/v1/tags?address=AA-BB-CC-00-11-22", as: Page<ScanContract.Tag>.self).items == [byAddress])
 
             let noUUID = try await client.get("/v1/tags?major=7")
             #expect(noUUID.status == .unprocessableContent)
@@ -79,9 +79,9 @@ import Testing
             let one = try await client.expect(.created, .post, "/v1/beacons", json: Beacons.new(floorID: world.ground.id, minor: 1), as: Beacon.self)
             let two = try await client.expect(.created, .post, "/v1/beacons", json: Beacons.new(floorID: world.ground.id, minor: 2), as: Beacon.self)
             let uuid = Readings.beaconUUID.uuidString
-            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)&major=1&minor=2", as: [Beacon].self) == [two])
-            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)", as: [Beacon].self) == [one, two])
-            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)&major=2", as: [Beacon].self).isEmpty)
+            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)&major=1&minor=2", as: Page<Beacon>.self).items == [two])
+            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)", as: Page<Beacon>.self).items == [one, two])
+            #expect(try await client.expect(.ok, get: "/v1/beacons?uuid=\(uuid)&major=2", as: Page<Beacon>.self).items.isEmpty)
             #expect(try await client.get("/v1/beacons?minor=2").status == .unprocessableContent)
         }
     }
@@ -97,7 +97,7 @@ import Testing
             #expect(try errorBody(shortNamespace).field == "identity.namespace")
             let unknownKind = try await client.send(.post, "/v1/tags", text: #"{"name":"x","identity":{"kind":"nfc"}}"#)
             #expect(try errorBody(unknownKind).field == "identity.kind")
-            #expect(try await client.expect(.ok, get: "/v1/tags", as: [ScanContract.Tag].self).isEmpty)
+            #expect(try await client.expect(.ok, get: "/v1/tags", as: Page<ScanContract.Tag>.self).items.isEmpty)
         }
     }
 }

@@ -10,6 +10,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The most items switchd puts in one page of a list. */
+const PAGE_LIMIT = 1000;
+
 export class Api {
   /**
    * @param {() => string | null} token the admin token, read at each request
@@ -61,6 +64,24 @@ export class Api {
   }
 
   get(path, options) { return this.request('GET', path, options); }
+
+  /**
+   * Every item of a paged list (`{items, nextCursor}`: /v1/tags, /v1/scanners, /v1/beacons,
+   * /v1/webhooks), following `nextCursor` a page of the largest size at a time.
+   */
+  async all(path) {
+    const items = [];
+    let cursor = null;
+    do {
+      const url = new URL(path, 'http://page.invalid');
+      url.searchParams.set('limit', String(PAGE_LIMIT));
+      if (cursor) url.searchParams.set('cursor', cursor);
+      const page = await this.get(url.pathname + url.search);
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
   post(path, json) { return this.request('POST', path, { json }); }
   patch(path, json) { return this.request('PATCH', path, { json }); }
   delete(path) { return this.request('DELETE', path); }

@@ -180,7 +180,7 @@ async function loadFloorContents() {
 /** This floor's fixed scanners, every tag's latest position, and every tag's positions live. */
 async function loadTags() {
   const floor = state.floor;
-  const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.get('/v1/tags')]);
+  const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.all('/v1/tags')]);
   const latest = await Promise.all(tags.map((tag) => api.get(`/v1/tags/${tag.id}/positions/latest`).catch(() => null)));
   state.placements = placements;
   state.tags = tags;

@@ -20,7 +20,7 @@ export class ScannersPanel {
 
   /** Reads every scanner, the fixed ones, and what each fixed scanner's watched list leaves out; returns the scanners. */
   async load() {
-    const [scanners, placements] = await Promise.all([this.api.get('/v1/scanners'), this.api.get('/v1/placements')]);
+    const [scanners, placements] = await Promise.all([this.api.all('/v1/scanners'), this.api.get('/v1/placements')]);
     const counts = await Promise.all(placements.map((placement) => this.watchedLeftOut(placement.scannerID)));
     this.scanners = scanners;
     this.leftOut = new Map(placements.map((placement, index) => [placement.scannerID, counts[index]]));

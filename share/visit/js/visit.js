@@ -256,7 +256,7 @@ async function start() {
   $('no-link-view').hidden = true;
   $('visit-view').hidden = false;
   const [floors, rooms, locations, beacons, scanners] = await Promise.all([
-    api.get('/v1/floors'), api.get('/v1/rooms'), api.get('/v1/locations'), api.get('/v1/beacons'), api.get('/v1/scanners'),
+    api.get('/v1/floors'), api.get('/v1/rooms'), api.get('/v1/locations'), api.all('/v1/beacons'), api.all('/v1/scanners'),
   ]);
   state.floors = floors;
   state.rooms = rooms;

@@ -2,24 +2,32 @@ import Foundation
 import ScanContract
 
 extension AppDatabase {
+    /// The lock creating a subscription takes, so that on PostgreSQL two instances' counts of
+    /// the subscriptions run one after another.
+    static let webhooksLock = "webhooks"
+
     /// Stores a subscription; it gets every matching event stored from now on.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming `url`, `secret`, `events` (``NewWebhook/validate()``)
-    ///   or `subjects` (``NewWebhook/validateSubjects()``).
-    package func createWebhook(_ new: NewWebhook, secret: String, at now: Date) async throws -> Webhook {
+    ///   or `subjects` (``NewWebhook/validateSubjects()``); ``StoreError/conflict(_:)`` when
+    ///   `max` subscriptions exist.
+    package func createWebhook(_ new: NewWebhook, secret: String, at now: Date, max: Int = .max) async throws -> Webhook {
         try validate(new.validate)
         try validate(new.validateSubjects)
         let record = WebhookRecord(new, secret: secret, created: now)
         return try await writeStatements { sql in
-            try record.inserted(sql).webhook(WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
+            try sql.lock(Self.webhooksLock)
+            try Self.checkRoom(in: "webhook", for: "webhooks", max: max, setting: "max-webhooks", sql)
+            return try record.inserted(sql).webhook(WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
         }
     }
 
-    /// Every subscription by ID, with its delivery counts; never a secret.
-    package func webhooks() async throws -> [Webhook] {
+    /// Subscriptions by ID, at most `limit` of those after `after`, with their delivery counts;
+    /// never a secret.
+    package func webhooks(after: Int64 = 0, limit: Int = .max) async throws -> [Webhook] {
         try await readStatements { sql in
             let counts = try Self.deliveryCounts(in: sql)
-            return try WebhookRecord.all(sql).map { record in
+            return try WebhookRecord.all(sql, after: after, limit: limit).map { record in
                 try record.webhook(counts[record.id ?? 0] ?? WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 0))
             }
         }

@@ -6,6 +6,8 @@ import SwitchdStore
 struct WebhooksController {
     let database: AppDatabase
     let destinations: WebhookDestinationPolicy
+    /// Subscriptions that may exist at once (``Limits/maxWebhooks``).
+    var maxWebhooks = Limits.defaultMaxWebhooks
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/webhooks", use: create)
@@ -21,6 +23,7 @@ struct WebhooksController {
     /// has none). 422 naming `url`, `secret` or `events` when one is unusable, and naming `url`
     /// when its host is or resolves to an address ``WebhookDestinationPolicy`` refuses. A name
     /// that does not resolve now is accepted (it may later) and checked before each delivery.
+    /// 409 when ``maxWebhooks`` subscriptions exist.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let new = try await request.decodeJSON(NewWebhook.self, context: context)
         try new.validate()
@@ -31,14 +34,16 @@ struct WebhooksController {
         case .unresolved: context.logger.warning("Webhook host does not resolve now; deliveries will check it again", metadata: ["host": "\(host)"])
         }
         let secret = new.secret ?? WebhookSignature.generateSecret()
-        let webhook = try await database.createWebhook(new, secret: secret, at: .nowInMilliseconds())
+        let webhook = try await database.createWebhook(new, secret: secret, at: .nowInMilliseconds(), max: maxWebhooks)
         context.logger.info("Webhook registered", metadata: ["webhook": "\(webhook.id)", "url": "\(webhook.url)"])
         return try .json(CreatedWebhook(secret: secret, webhook: webhook), status: .created)
     }
 
-    /// Every ``Webhook`` by ID, with its delivery counts; never a secret.
+    /// A ``Page`` of ``Webhook`` by ID (`limit`, `cursor`), with their delivery counts; never a secret.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.webhooks())
+        let (after, limit) = try QueryParameters(request).pageRange()
+        let webhooks = try await database.webhooks(after: after, limit: limit + 1)
+        return try .json(Page(read: webhooks, limit: limit) { FeedCursor(afterSequence: $0.id).token })
     }
 
     /// 204; its pending deliveries are dropped. 404 for an unknown ID.

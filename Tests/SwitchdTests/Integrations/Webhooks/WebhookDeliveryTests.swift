@@ -47,7 +47,7 @@ import Testing
 
                 let listed = try await client.get("/v1/webhooks")
                 #expect(!String(buffer: listed.body).contains(all.secret), "the secret is shown once, when created")
-                let webhooks = try decoded([Webhook].self, listed)
+                let webhooks = try decoded(Page<Webhook>.self, listed).items
                 #expect(webhooks.map(\.deliveries) == [
                     WebhookDeliveryCounts(pending: 0, delivered: 4, dead: 0), WebhookDeliveryCounts(pending: 0, delivered: 1, dead: 0),
                 ])

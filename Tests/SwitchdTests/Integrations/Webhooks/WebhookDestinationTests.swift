@@ -31,7 +31,7 @@ import Testing
             #expect(response.status == .unprocessableContent)
             let error = try errorBody(response)
             #expect(error.field == "url" && error.message.contains(reason), "\(error)")
-            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self).isEmpty, "nothing stored")
+            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items.isEmpty, "nothing stored")
         }
     }
 
@@ -70,7 +70,7 @@ import Testing
             }
             _ = try await client.expect(.created, .post, "/v1/webhooks", json: NewWebhook(url: "https://hooks.example.org/x"), as: CreatedWebhook.self)
             _ = try await client.expect(.created, .post, "/v1/webhooks", json: NewWebhook(url: "https://not-resolving.example.org/x"), as: CreatedWebhook.self)
-            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self).count == 2)
+            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items.count == 2)
         }
         try await makeIntegrationApp(try .inMemory(), destinations: relaxed, feeds: Feeds(), clock: TestClock()).test(.router) { client in
             _ = try await client.expect(.created, .post, "/v1/webhooks", json: NewWebhook(url: "https://nas.lan/hook"), as: CreatedWebhook.self)
@@ -127,7 +127,7 @@ import Testing
                 await receiver.waitForAccepted(1)
                 await feeds.webhookAttempts.wait(untilAbove: 3)
                 #expect(await receiver.requests.map(\.path) == ["good"])
-                let webhooks = try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self)
+                let webhooks = try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items
                 var reasons: [String?] = []
                 for webhook in webhooks.prefix(3) {
                     let deliveries = try await client.expect(.ok, get: "/v1/webhooks/\(webhook.id)/deliveries", as: Page<WebhookDelivery>.self).items
@@ -146,7 +146,7 @@ import Testing
             try await makeIntegrationApp(try .open(stateDirectory: folder.url.path), presence: Self.rules, feeds: restarted, clock: TestClock())
                 .test(.live) { client in
                     #expect(try await client.get("/healthz").status == .ok)
-                    let counts = try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self).map(\.deliveries)
+                    let counts = try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items.map(\.deliveries)
                     #expect(counts == [
                         WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 1), WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 1),
                         WebhookDeliveryCounts(pending: 0, delivered: 0, dead: 1), WebhookDeliveryCounts(pending: 0, delivered: 1, dead: 0),

@@ -23,7 +23,7 @@ import Testing
                 #expect(response.status == .unprocessableContent, "\(new)")
                 #expect(try errorBody(response).field == field)
             }
-            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self).isEmpty)
+            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items.isEmpty)
         }
     }
 
@@ -37,7 +37,7 @@ import Testing
             #expect(try await client.execute(uri: "/v1/webhooks/\(created.webhook.id)", method: .delete).status == .noContent)
             #expect(try await client.execute(uri: "/v1/webhooks/\(created.webhook.id)", method: .delete).status == .notFound)
             #expect(try await client.get("/v1/webhooks/\(created.webhook.id)/deliveries").status == .notFound)
-            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self).isEmpty)
+            #expect(try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items.isEmpty)
         }
     }
 }

@@ -203,7 +203,7 @@ struct PostgresPresenceStoreTests {
                 let created = try await client.expect(
                     .created, .post, "/v1/webhooks", json: NewWebhook(url: "https://example.org/hook", events: [.away]), as: CreatedWebhook.self
                 )
-                #expect(try await client.expect(.ok, get: "/v1/webhooks", as: [Webhook].self) == [created.webhook])
+                #expect(try await client.expect(.ok, get: "/v1/webhooks", as: Page<Webhook>.self).items == [created.webhook])
                 let deliveries = try await client.expect(.ok, get: "/v1/webhooks/\(created.webhook.id)/deliveries", as: Page<WebhookDelivery>.self)
                 #expect(deliveries.items.isEmpty)
                 let status = try await client.expect(.ok, get: "/v1/integrations/webhooks", as: WebhookIntegrationStatus.self)
