@@ -95,7 +95,13 @@ def run(page, workdir):
     dots = lambda: driver.find_elements(By.CSS_SELECTOR, "#plan [id^='tag-dot-']")  # noqa: E731
     page.wait(f"all {TAGS} tags on the plan", lambda: len(dots()) == TAGS, timeout=STEP_TIMEOUT)
     all_shown = time.monotonic() - began
-    before = {tag["id"]: float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx")) for tag in tags}
+    # One script reads every dot at once: the page redraws dots as positions arrive, so an element
+    # found by one call can be replaced before the next call reads it (a stale element).
+    dot_xs = lambda: page.js(  # noqa: E731
+        "const xs = {}; for (const dot of document.querySelectorAll(\"#plan [id^='tag-dot-']\")) "
+        "xs[dot.id.slice('tag-dot-'.length)] = parseFloat(dot.getAttribute('cx')); return xs;")
+    shown = dot_xs()
+    before = {tag["id"]: shown[str(tag["id"])] for tag in tags}
     page.shot("many-tags-placed", show="plan")
 
     print("==> every tag moves 4 m east; the page follows each live")
@@ -104,8 +110,8 @@ def run(page, workdir):
         heard_at(4.0, start + datetime.timedelta(seconds=second))
 
     def all_moved():
-        now = {tag["id"]: float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx")) for tag in tags}
-        return all(now[tag_id] > before[tag_id] + 10 for tag_id in before)
+        now = dot_xs()
+        return all(now.get(str(tag_id), -math.inf) > before[tag_id] + 10 for tag_id in before)
 
     page.wait(f"all {TAGS} tags' dots to move east live", all_moved, timeout=STEP_TIMEOUT)
     moved = time.monotonic() - moved_at

@@ -70,19 +70,21 @@ def run(page):
     Select(page.by_id("floor-select")).select_by_value(str(floor["id"]))
     page.wait("the three fixed scanners on the plan", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#plan rect.fixed-scanner")) == 3)
     page.wait("the tag on the plan", lambda: driver.find_elements(By.ID, f"tag-dot-{tag['id']}"))
-    before = float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx"))
+    # Read in one script: the page may redraw the dot between a find and a read (a stale element).
+    dot_x = lambda: page.js("return parseFloat(document.getElementById(arguments[0]).getAttribute('cx'))", f"tag-dot-{tag['id']}")  # noqa: E731
+    before = dot_x()
     page.shot("tag-placed", show="plan")
 
     for second in range(1, 4):
         heard_at((3.0 + 2 * second, 3.0), start + datetime.timedelta(seconds=second))
-    page.wait("the tag's dot to move east live", lambda: float(page.by_id(f"tag-dot-{tag['id']}").get_attribute("cx")) > before + 10)
+    page.wait("the tag's dot to move east live", lambda: dot_x() > before + 10)
     page.shot("tag-moved", show="plan")
 
     item = f"#tag-list li[data-tag-id='{tag['id']}']"
     page.wait("the tag in the Tags card", lambda: driver.find_elements(By.CSS_SELECTOR, item))
     driver.find_element(By.CSS_SELECTOR, f"{item} button").click()
     page.wait("its last sightings, newest first", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#tag-sightings li[data-scanner-id]")) == 10)
-    scanners = {li.get_attribute("data-scanner-id") for li in driver.find_elements(By.CSS_SELECTOR, "#tag-sightings li[data-scanner-id]")}
+    scanners = set(page.js("return [...document.querySelectorAll('#tag-sightings li[data-scanner-id]')].map(li => li.dataset.scannerId)"))
     if scanners != {name for name, _, _ in SCANNERS}:
         raise AssertionError(f"sightings from {scanners}")
     page.shot("tag-last-seen", show="tags")
