@@ -8,67 +8,27 @@ import ScanContract
 import ServiceLifecycle
 import SwitchdStore
 
-/// Wires switchd: the router with every controller, the feeds, the metrics, the switch deadline
-/// service and, under systemd, the watchdog and the stop notice. `main` and the tests both call this.
-///
-/// - Parameters:
-///   - adminFiles: the admin page served at `/admin/`; nil answers 404 there.
-///   - visitFiles: the visitor page served at `/visit/`; nil answers 404 there.
-///   - authThrottle: counts failed authentications per client address; tests give it a clock they move.
-///   - systemd: where readiness, status and watchdog pings go; does nothing outside systemd.
-///   - feeds: the live feeds; ``Feeds/events`` announces each presence event stored (follow it
-///     with ``FeedSource/follow(after:)`` of ``AppDatabase/presenceEventSource(matching:feed:)``).
-///   - clock: the long-polls, the switch deadlines, the `away` timer, webhook retries and the
-///     watchdog pings wait on it.
-///   - wallClock: the time of day batches are received and walk surveys start and arrive at.
-///   - tls: serve HTTPS with this context (``TLSFiles/makeContext()``); nil serves HTTP.
-///   - mqttTLS: for an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
-///   - mqttStatus: where the MQTT publisher reports; tests pass one to wait on.
-///   - expectedErrors: estimates the radio map's expected errors in the background; tests pass one
-///     to wait on or to hold.
-///   - svgPlans: reads SVG plans, uploaded and stored; nil reads them with the standard budget
-///     (``SVGBudget/standard(maxBytes:)`` of `settings.maxPlanBytes`). Tests pass one to hold.
-///   - onServerRunning: called with the bound port once the server listens (port 0 picks one),
-///     after systemd has been told `READY=1`.
-///   - onLeadership: told this instance's standing after each try in a cluster's elections on
-///     PostgreSQL (`integrations`, `retention`, `mqtt`; ``ClusterLeaderService``); tests wait on it.
-func buildApplication(
-    settings: Settings,
-    database: AppDatabase,
-    logger: Logger,
-    adminFiles: AdminFiles? = nil,
-    visitFiles: AdminFiles? = nil,
-    metrics: SwitchdMetrics = SwitchdMetrics(),
-    authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    systemd: SystemdNotifier = .disabled,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    feeds: Feeds = Feeds(),
-    clock: any Clock<Duration> = ContinuousClock(),
-    wallClock: WallClock = .system,
-    tls: NIOSSLContext? = nil,
-    mqttTLS: NIOSSLContext? = nil,
-    mqttStatus: MQTTStatus? = nil,
-    expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    svgPlans: SVGPlanReader? = nil,
-    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
-    onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
-) -> some ApplicationProtocol {
+/// Wires switchd from one ``SwitchdDependencies`` value: the router with every controller, the
+/// feeds, the metrics, the switch deadline service, the background services (once per cluster
+/// where ``ClusterAware`` says so) and, under systemd, the watchdog and the stop notice. `main` and
+/// the tests both call this.
+func buildApplication(_ dependencies: SwitchdDependencies) -> some ApplicationProtocol {
+    let settings = dependencies.settings, database = dependencies.database, logger = dependencies.logger
+    let clock = dependencies.clock, feeds = dependencies.feeds, systemd = dependencies.systemd
     let hub = SwitchHub()
     let mqtt = MQTTIntegration(
-        settings: settings.mqtt, tls: mqttTLS, database: database, hub: hub, feeds: feeds, metrics: metrics, logger: logger, clock: clock,
-        now: wallClock.now, status: mqttStatus
+        settings: settings.mqtt, tls: dependencies.mqttTLS, database: database, hub: hub, feeds: feeds, metrics: dependencies.metrics,
+        logger: logger, clock: clock, now: dependencies.wallClock.now, status: dependencies.mqttStatus
     )
     let connections = ConnectionTable(
-        limit: settings.maxConnections, overflow: DescriptorLimit.overflow, metrics: ConnectionMetrics(factory: metrics.factory), logger: logger
+        limit: settings.maxConnections, overflow: DescriptorLimit.overflow, metrics: ConnectionMetrics(factory: dependencies.metrics.factory),
+        logger: logger
     )
-    let router = buildRouter(
-        settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
-        authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections,
-        expectedErrors: expectedErrors, wallClock: wallClock, svgPlans: svgPlans
-    )
+    let router = buildRouter(dependencies, hub: hub, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections)
+    let onServerRunning = dependencies.onServerRunning
     var app = Application(
         router: router,
-        server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: tls),
+        server: .switchd(table: connections, idleTimeout: settings.idleTimeout, tls: dependencies.tls),
         configuration: .init(
             address: .hostname(settings.host, port: settings.port), serverName: "switchd",
             availableConnectionsDelegate: ConnectionLimit(table: connections)
@@ -80,56 +40,28 @@ func buildApplication(
         },
         logger: logger
     )
-    func leader(_ role: String, _ services: [any Service]) -> ClusterLeaderService {
-        ClusterLeaderService(
-            database: database, role: role, services: services, logger: logger, clock: clock, observe: { await onLeadership(role, $0) }
-        )
-    }
-    app.addServices(SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock))
-    if database.runsOnPostgres {
-        app.addServices(ClusterFanOutService(
-            database: database, hub: hub, feeds: feeds, logger: logger, clock: clock, mqttOutboxAdded: mqtt.outbox.map { _ in mqtt.status.outboxAdded }
-        ))
-    }
-    if let checkpointer = database.checkpointer {
-        app.addServices(WALCheckpointService(checkpointer: checkpointer, logger: logger))
-    }
+    let cluster = ClusterAware(database: database, logger: logger, clock: clock, onLeadership: dependencies.onLeadership)
+    var services: [any Service] = [SwitchDeadlineService(database: database, hub: hub, logger: logger, clock: clock)]
+    services += cluster.storeServices(hub: hub, feeds: feeds, mqttOutboxAdded: mqtt.outbox.map { _ in mqtt.status.outboxAdded })
     if let keep = settings.keepHistory {
-        let retention = HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)
-        if database.runsOnPostgres {
-            // Once per cluster, as the integrations below.
-            app.addServices(leader("retention", [retention]))
-        } else {
-            app.addServices(retention)
-        }
+        services += cluster.oncePerCluster("retention", [HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)])
     }
-    let integrations = integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock)
-    if database.runsOnPostgres {
-        // Once per cluster: the instance that leads runs them (docs/scale-out.md).
-        app.addServices(leader("integrations", integrations))
-    } else {
-        for service in integrations {
-            app.addServices(service)
-        }
-    }
-    if database.runsOnPostgres, !mqtt.services.isEmpty {
-        // One broker session per cluster (docs/scale-out.md), in an election of its own rather
-        // than the integrations': it exists only with a broker, and its session may then live on
-        // another instance than presence derivation and webhooks, spreading the background work.
-        // Every instance has the same client ID, so should two ever overlap (a leader that has
-        // not yet seen its lock go), the broker keeps one session.
-        app.addServices(leader("mqtt", mqtt.services))
-    } else {
-        for service in mqtt.services {
-            app.addServices(service)
-        }
-    }
-    app.addServices(DaemonServiceAdapter(service: SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger)))
+    services += cluster.oncePerCluster("integrations", integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock))
+    // One broker session per cluster (docs/scale-out.md), in an election of its own rather than
+    // the integrations': it exists only with a broker, and its session may then live on another
+    // instance than presence derivation and webhooks, spreading the background work. Every
+    // instance has the same client ID, so should two ever overlap (a leader that has not yet seen
+    // its lock go), the broker keeps one session.
+    services += cluster.oncePerCluster("mqtt", mqtt.services)
+    services.append(DaemonServiceAdapter(service: SystemdLifecycleService(notifier: systemd, readyStatus: nil, logger: logger)))
     // Healthy while the database answers: a hung SQLite stops the pings and systemd restarts switchd.
-    if let watchdog = WatchdogService(notifier: systemd, environment: environment, logger: logger, clock: clock, isHealthy: {
+    if let watchdog = WatchdogService(notifier: systemd, environment: dependencies.environment, logger: logger, clock: clock, isHealthy: {
         (try? await database.ping()) != nil
     }) {
-        app.addServices(DaemonServiceAdapter(service: watchdog))
+        services.append(DaemonServiceAdapter(service: watchdog))
+    }
+    for service in services {
+        app.addServices(service)
     }
     return app
 }
@@ -155,16 +87,16 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
     }
 }
 
-/// Every controller's routes (`logger` for what they log outside a request; `mqttOutbox` for what a scanner's delete sends the broker; `expectedErrors` for the radio map's; `connections` to
-/// refuse requests on overflow connections, see ``OverloadMiddleware``), behind the metrics, response-header, error, body-limit and auth middleware. A route
-/// added here must have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
+/// Every controller's routes (`mqttOutbox` for what a scanner's delete sends the broker;
+/// `connections` to refuse requests on overflow connections, see ``OverloadMiddleware``), behind
+/// the metrics, response-header, error, body-limit and auth middleware. A route added here must
+/// have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
 func buildRouter(
-    settings: Settings, database: AppDatabase, hub: SwitchHub, feeds: Feeds, adminFiles: AdminFiles? = nil, visitFiles: AdminFiles? = nil,
-    metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
-    clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
-    mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil
+    _ dependencies: SwitchdDependencies, hub: SwitchHub = SwitchHub(), mqtt: MQTTStatus? = nil, mqttOutbox: MQTTOutbox? = nil,
+    connections: ConnectionTable? = nil, policy: RoutePolicy = .standard
 ) -> Router<AppRequestContext> {
+    let settings = dependencies.settings, database = dependencies.database, feeds = dependencies.feeds, metrics = dependencies.metrics
+    let clock = dependencies.clock, logger = dependencies.logger, wallClock = dependencies.wallClock
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
     router.add(middleware: ResponseHeadersMiddleware())
@@ -175,11 +107,11 @@ func buildRouter(
         ScannerPriority(streams: streams, table: $0, authenticator: authenticator, evicted: metrics.streamsEvicted, logger: logger)
     }))
     // Before anything that asks for a token: the pages themselves are public, their API calls are not.
-    router.add(middleware: AdminFilesMiddleware(files: adminFiles))
-    router.add(middleware: AdminFilesMiddleware(files: visitFiles, prefix: "/visit/", page: "visit"))
+    router.add(middleware: AdminFilesMiddleware(files: dependencies.adminFiles))
+    router.add(middleware: AdminFilesMiddleware(files: dependencies.visitFiles, prefix: "/visit/", page: "visit"))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: settings.maxBodyBytes))
     // Router middleware runs once the route is matched, and only for routes added after it.
-    router.add(middleware: AuthMiddleware(authenticator: authenticator, policy: policy, throttle: authThrottle, metrics: metrics))
+    router.add(middleware: AuthMiddleware(authenticator: authenticator, policy: policy, throttle: dependencies.authThrottle, metrics: metrics))
     router.add(middleware: StreamLimitMiddleware(streams: streams))
     HealthController(database: database).addRoutes(to: router)
     MetricsController(database: database, metrics: metrics).addRoutes(to: router)
@@ -191,7 +123,7 @@ func buildRouter(
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
-    let svgPlans = svgPlans ?? SVGPlanReader(budget: .standard(maxBytes: settings.maxPlanBytes))
+    let svgPlans = dependencies.svgPlans ?? SVGPlanReader(budget: .standard(maxBytes: settings.maxPlanBytes))
     FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes, svgPlans: svgPlans).addRoutes(to: router)
     RoomsController(database: database, hub: hub).addRoutes(to: router)
     LocationsController(database: database, hub: hub).addRoutes(to: router)
@@ -202,7 +134,7 @@ func buildRouter(
     ).addRoutes(to: router)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
         .addRoutes(to: router)
-    let radioMaps = RadioMapCache(estimates: expectedErrors)
+    let radioMaps = RadioMapCache(estimates: dependencies.expectedErrors)
     RadioMapController(database: database, cache: radioMaps).addRoutes(to: router)
     LocateController(
         database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored,

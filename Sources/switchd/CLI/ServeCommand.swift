@@ -176,7 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let adminFiles = try loadPageFiles(adminDir, page: "admin", logger: logger)
         let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
-        let app = buildApplication(
+        let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
             metrics: metrics, systemd: systemd, tls: tls, mqttTLS: mqttTLS
         ) { [portFile] port in
@@ -184,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }
             print("switchd listening on \(tls == nil ? "http" : "https")://\(settings.host):\(port)")
             fflush(nil)
-        }
+        })
         try await app.runService()
         // PostgreSQL's pooled connections are closed before they go (SQLite's close with the store).
         try? await database.close()

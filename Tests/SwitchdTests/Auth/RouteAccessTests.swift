@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import ScanContract
 import Testing
@@ -140,7 +141,7 @@ struct RouteAccessTests {
     }
 
     static func routes() throws -> [Route] {
-        let router = buildRouter(settings: Settings(), database: try .inMemory(), hub: SwitchHub(), feeds: Feeds())
+        let router = buildRouter(SwitchdDependencies(settings: Settings(), database: try .inMemory(), logger: Logger(label: "test")))
         return router.routes.map { Route(method: $0.method, path: $0.path.description) }
     }
 

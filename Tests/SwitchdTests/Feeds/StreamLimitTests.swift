@@ -16,7 +16,7 @@ struct StreamLimitTests {
     static func app(_ database: AppDatabase, _ settings: Settings) -> some ApplicationProtocol {
         var quiet = Logger(label: "switchd-tests")
         quiet.logLevel = .critical
-        return buildApplication(settings: settings, database: database, logger: quiet)
+        return buildApplication(SwitchdDependencies(settings: settings, database: database, logger: quiet))
     }
 
     /// Runs switchd on a loopback port with no other client connected (the live test client
@@ -25,9 +25,9 @@ struct StreamLimitTests {
         _ database: AppDatabase, _ settings: Settings, logger: Logger, metrics: SwitchdMetrics, _ body: (_ port: Int) async throws -> Void
     ) async throws {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(
+        let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, metrics: metrics, onServerRunning: { portContinuation.yield($0) }
-        )
+        ))
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let run = Task { try await serviceGroup.run() }
         var portIterator = ports.makeAsyncIterator()

@@ -93,9 +93,9 @@ import Testing
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let database = try AppDatabase.inMemory()
         let token = try await issueToken(database, .reader)
-        let app = buildApplication(settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger) { port in
+        let app = buildApplication(SwitchdDependencies(settings: Settings(host: "127.0.0.1", port: 0), database: database, logger: logger) { port in
             portContinuation.yield(port)
-        }
+        })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await serviceGroup.run() }

@@ -119,7 +119,7 @@ import Testing
         logger.logLevel = .critical
         let settings = Settings(host: "127.0.0.1", port: 0, walkingSpeed: 0.5)
         let database = try AppDatabase.inMemory()
-        let app = AdminByDefault(base: buildApplication(settings: settings, database: database, logger: logger), database: database)
+        let app = AdminByDefault(base: buildApplication(SwitchdDependencies(settings: settings, database: database, logger: logger)), database: database)
         try await app.test(.router) { client in
             let world = try await PositioningWorld.make(client)
             _ = try await client.expect(.created, .post, "/v1/links", json: NewLink(from: world.a.id, to: world.b.id, kind: .walk), as: Link.self)

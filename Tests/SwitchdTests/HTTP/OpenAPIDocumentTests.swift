@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 @testable import switchd
 @testable import SwitchdStore
@@ -46,10 +47,10 @@ struct OpenAPIDocumentTests {
         // Token 1 is a spare: probing DELETE /v1/tokens/1 revokes it, not the admin's.
         _ = try await issueToken(database, .reader, name: "spare")
         let admin = try await issueToken(database, .admin)
-        let router = buildRouter(
+        let router = buildRouter(SwitchdDependencies(
             settings: Settings(host: "127.0.0.1", port: 0, stateDirectory: "unused", maxBodyBytes: 1024, logLevel: .info),
-            database: database, hub: SwitchHub(), feeds: Feeds()
-        )
+            database: database, logger: Logger(label: "test")
+        ))
         // Routes that only answer 405 (so that a wrong method is told, not 404'd) are not
         // operations; ask each route to find them.
         let routes = router.routes.map { route -> (method: HTTPRequest.Method, path: String, probe: String) in

@@ -98,7 +98,7 @@ func makeIntegrationApp(
     settings.presence = presence
     settings.webhookRetry = retry
     settings.webhookDestinations = destinations
-    let app = buildApplication(settings: settings, database: database, logger: logger, feeds: feeds, clock: clock)
+    let app = buildApplication(SwitchdDependencies(settings: settings, database: database, logger: logger, feeds: feeds, clock: clock))
     return AdminByDefault(base: app, database: database)
 }
 

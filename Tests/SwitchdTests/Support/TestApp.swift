@@ -30,10 +30,10 @@ func makeApp(
     var settings = Settings(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxPlanBytes: maxPlanBytes)
     settings.webhookDestinations = .testReceivers
     settings.limits = limits
-    let app = buildApplication(
+    let app = buildApplication(SwitchdDependencies(
         settings: settings, database: database, logger: logger ?? quiet, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         clock: clock, wallClock: wallClock, expectedErrors: expectedErrors, svgPlans: svgPlans
-    )
+    ))
     return AdminByDefault(base: app, database: database)
 }
 
@@ -46,10 +46,9 @@ func makeUnauthenticatedApp(
     quiet.logLevel = .critical
     var settings = Settings(host: "127.0.0.1", port: 0)
     settings.webhookDestinations = .testReceivers
-    return buildApplication(
-        settings: settings, database: database, logger: logger ?? quiet, metrics: metrics,
-        authThrottle: authThrottle
-    )
+    return buildApplication(SwitchdDependencies(
+        settings: settings, database: database, logger: logger ?? quiet, metrics: metrics, authThrottle: authThrottle
+    ))
 }
 
 /// Issues a token straight into the database; returns its secret.

@@ -5,7 +5,7 @@ import SwitchdStore
 
 /// The last radio map built, as a value (for ``LocatorCache``) and as encoded JSON, with its
 /// survey version, so repeated requests for an unchanged survey cost one small read. Built once
-/// in ``buildRouter(settings:database:hub:feeds:)`` and shared by `/v1/radiomap` and `/v1/locate`.
+/// in ``buildRouter(_:hub:mqtt:mqttOutbox:connections:policy:)`` and shared by `/v1/radiomap` and `/v1/locate`.
 ///
 /// The locations' expected errors are not computed here: each new survey version is handed to
 /// ``ExpectedErrorEstimates``, and the map carries the last finished estimate while its surveyed

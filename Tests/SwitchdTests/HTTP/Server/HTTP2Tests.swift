@@ -25,7 +25,9 @@ import Testing
         let database = try AppDatabase.inMemory()
         let token = try await issueToken(database, .admin)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(settings: settings, database: database, logger: logger, tls: tls) { port in portContinuation.yield(port) }
+        let app = buildApplication(SwitchdDependencies(settings: settings, database: database, logger: logger, tls: tls) { port in
+            portContinuation.yield(port)
+        })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await serviceGroup.run() }

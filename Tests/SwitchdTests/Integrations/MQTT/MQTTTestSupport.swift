@@ -64,13 +64,12 @@ func withMQTTSwitchd(
     let status = MQTTStatus(broker: mqtt.broker, factory: metrics.factory)
     let adminToken = try await issueToken(database, .admin, name: "mqtt tests")
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = buildApplication(
+    let app = buildApplication(SwitchdDependencies(
         settings: Settings(host: "127.0.0.1", port: 0, mqtt: mqtt), database: database, logger: logger, metrics: metrics, clock: clock,
-        wallClock: wallClock,
-        mqttTLS: try mqtt.makeTLSContext(), mqttStatus: status
+        wallClock: wallClock, mqttTLS: try mqtt.makeTLSContext(), mqttStatus: status
     ) { port in
         portContinuation.yield(port)
-    }
+    })
     let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
     try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await serviceGroup.run() }

@@ -191,12 +191,12 @@ private struct BridgeInstance {
         let status = MQTTStatus(broker: mqtt.broker, factory: metrics.factory)
         let (standings, report) = AsyncStream.makeStream(of: Leadership.self)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(
+        let app = buildApplication(SwitchdDependencies(
             settings: Settings(host: "127.0.0.1", port: 0, mqtt: mqtt), database: database, logger: logger, metrics: metrics,
             wallClock: wallClock, mqttStatus: status, onServerRunning: { port in portContinuation.yield(port) }, onLeadership: { role, standing in
                 if role == "mqtt" { report.yield(standing) }
             }
-        )
+        ))
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let run = Task { try await serviceGroup.run() }
         var portIterator = ports.makeAsyncIterator()
