@@ -37,8 +37,23 @@ struct AddressAndCursorTests {
         #expect(!cursor.token.contains("="))
     }
 
-    @Test(arguments: ["", "abc", "djE6LTE", "djI6MQ", String(repeating: "A", count: 100), "v1:5"])
+    @Test(arguments: ["", "abc", "djE6LTE", "-1", "+1", " 1", "1e3", "1.0", String(repeating: "1", count: 20), "v1:5"])
     func foreignCursorsAreRefused(token: String) {
         #expect(throws: FieldError.self) { try FeedCursor(token: token) }
+    }
+
+    /// docs/openapi.yaml gives a sequence cursor as `^[0-9]{1,19}$`: every such text is a
+    /// position, one past `Int64.max` included (after every item).
+    @Test(arguments: [("0", Int64(0)), ("007", 7), ("9223372036854775807", .max), ("9999999999999999999", .max)])
+    func everyDecimalCursorIsAPosition(token: String, sequence: Int64) throws {
+        #expect(try FeedCursor(token: token).afterSequence == sequence)
+    }
+
+    @Test func scannerAndEmitterCursorsAreTheirKeys() throws {
+        #expect(try KeyCursor(token: KeyCursor(afterKey: "pi-1").token).afterKey == "pi-1")
+        #expect(throws: FieldError.self) { try KeyCursor(token: "pi 1") }
+        #expect(try EmitterCursor(token: "beacon:ffff/1/2").afterKey == "beacon:ffff/1/2")
+        #expect(throws: FieldError.self) { try EmitterCursor(token: "") }
+        #expect(throws: FieldError.self) { try EmitterCursor(token: String(repeating: "é", count: 129)) }
     }
 }

@@ -83,9 +83,13 @@ public struct GeoAffineFit: Hashable, Sendable {
         (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
     }
 
-    /// Where the plan point (`x`, `y` metres) lies on Earth, in degrees.
-    public func coordinates(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
-        plane.unproject(east: a * x + b * y + c, north: d * x + e * y + f)
+    /// Where the plan point (`x`, `y` metres) lies on Earth, in degrees; nil when the fit maps
+    /// it past a pole (latitude beyond ±90°, as a point far outside control points that are close
+    /// on the plan but far apart on Earth can be), which no WGS 84 coordinate describes.
+    public func coordinates(x: Double, y: Double) -> (latitude: Double, longitude: Double)? {
+        let place = plane.unproject(east: a * x + b * y + c, north: d * x + e * y + f)
+        guard place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90 else { return nil }
+        return place
     }
 
     /// Whether the points spread in two directions: the smaller eigenvalue of their scatter

@@ -69,8 +69,10 @@ public struct EmitterSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// An opaque place in the emitter listing, which is ordered by emitter key: the key of the last
-/// emitter already seen, in base64url.
+/// A place in the emitter listing, which is ordered by emitter key: the key of the last emitter
+/// already seen (`ap:<bssid>` or `beacon:<uuid>/<major>/<minor>`). Clients pass `nextCursor` back
+/// unchanged; any text of 1 to 128 characters is a place in that order (the listing goes on after
+/// it), so a page never fails because its emitter's readings were deleted meanwhile.
 public struct EmitterCursor: Hashable, Sendable {
     public let afterKey: String
 
@@ -78,22 +80,17 @@ public struct EmitterCursor: Hashable, Sendable {
         self.afterKey = afterKey
     }
 
-    private static let prefix = "e1:"
-
     public var token: String {
-        Data((Self.prefix + afterKey).utf8).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        afterKey
     }
 
-    /// Reads a token made by ``token``. Throws for anything else.
+    /// Reads a key: 1 to 128 characters (Unicode scalars, as JSON Schema's `maxLength` counts).
+    ///
+    /// - Throws: for an empty text or a longer one.
     public init(token: String) throws(FieldError) {
-        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard token.count <= 256, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              text.hasPrefix(Self.prefix)
-        else {
-            throw FieldError("is not a cursor this server gave out")
+        guard (1...128).contains(token.unicodeScalars.count) else {
+            throw FieldError("is not a cursor (1 to 128 characters, the nextCursor of a page)")
         }
-        afterKey = String(text.dropFirst(Self.prefix.count))
+        afterKey = token
     }
 }

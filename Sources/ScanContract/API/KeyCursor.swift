@@ -1,5 +1,7 @@
-/// An opaque position in a list ordered by a text key (scanners by ID). Clients pass it back
-/// unchanged; its text is base64url and may change between releases.
+/// A position in the scanner list, which is ordered by scanner ID: the ID of the last scanner
+/// already seen (so its form is a scanner ID's, `^[A-Za-z0-9._-]{1,64}$`, as docs/openapi.yaml
+/// says). Clients pass `nextCursor` back unchanged; any scanner ID is a position, registered or
+/// not, so a page never fails because its scanner was deleted meanwhile.
 public struct KeyCursor: Hashable, Sendable {
     /// The key of the last item already seen.
     public let afterKey: String
@@ -8,18 +10,18 @@ public struct KeyCursor: Hashable, Sendable {
         self.afterKey = afterKey
     }
 
-    private static let prefix = "k1:"
-
     public var token: String {
-        CursorText.token(Self.prefix + afterKey)
+        afterKey
     }
 
-    /// Reads a token made by ``token``. Throws for anything else.
+    /// Reads a scanner ID.
+    ///
+    /// - Throws: for text that is not one (empty, longer than 64, or another character).
     public init(token: String) throws(FieldError) {
-        // A key of this API is at most 64 bytes: its token is well under 128 characters.
-        guard let text = CursorText.text(of: token, maxLength: 128), text.hasPrefix(Self.prefix) else {
-            throw FieldError("is not a cursor this server gave out")
+        do {
+            afterKey = try ScannerID(token).rawValue
+        } catch {
+            throw FieldError("is not a cursor (a scanner ID, the nextCursor of a page)")
         }
-        afterKey = String(text.dropFirst(Self.prefix.count))
     }
 }

@@ -15,8 +15,10 @@ public struct Page<Item: Codable & Sendable>: Codable, Sendable {
     }
 }
 
-/// An opaque position in a feed ordered by sequence number. Clients pass it back unchanged; its
-/// text is base64url and may change between releases.
+/// A position in a feed ordered by sequence number: the sequence number of the last item already
+/// seen, in decimal (`^[0-9]{1,19}$`, as docs/openapi.yaml says). Clients pass `nextCursor` back
+/// unchanged; any text of that form is a position (one past the last item reads an empty page),
+/// so a client can also resume from a sequence number it kept.
 public struct FeedCursor: Hashable, Sendable {
     /// The sequence number of the last item already seen.
     public let afterSequence: Int64
@@ -25,35 +27,19 @@ public struct FeedCursor: Hashable, Sendable {
         self.afterSequence = afterSequence
     }
 
-    private static let prefix = "v1:"
-
     public var token: String {
-        CursorText.token(Self.prefix + String(afterSequence))
+        String(afterSequence)
     }
 
-    /// Reads a token made by ``token``. Throws for anything else.
+    /// Reads 1 to 19 decimal digits; a number past `Int64.max` is taken as `Int64.max` (after
+    /// every item).
+    ///
+    /// - Throws: for anything else: a sign, a space, another character, or more than 19 digits.
     public init(token: String) throws(FieldError) {
-        guard let text = CursorText.text(of: token, maxLength: 64),
-              text.hasPrefix(Self.prefix),
-              let sequence = Int64(text.dropFirst(Self.prefix.count)), sequence >= 0 else {
-            throw FieldError("is not a cursor this server gave out")
+        let utf8 = token.utf8
+        guard (1...19).contains(utf8.count), utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            throw FieldError("is not a cursor (1 to 19 decimal digits, the nextCursor of a page)")
         }
-        afterSequence = sequence
-    }
-}
-
-/// The text of a cursor as clients see it: base64url without padding.
-enum CursorText {
-    static func token(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-    }
-
-    /// The text `token` holds; nil when it is longer than `maxLength` or not base64url of UTF-8.
-    static func text(of token: String, maxLength: Int) -> String? {
-        guard token.count <= maxLength else { return nil }
-        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return String(data: data, encoding: .utf8)
+        afterSequence = Int64(token) ?? .max
     }
 }

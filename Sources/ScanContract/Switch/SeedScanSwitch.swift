@@ -32,6 +32,15 @@ public struct SeedSwitchPatch: Codable, Hashable, Sendable {
         self.storeData = storeData
     }
 
+    /// A field may be left out; `null` is refused (422 naming it), as in the v1 switch patch.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        shouldScan = try c.decodeUnlessAbsent(Bool.self, forKey: .shouldScan)
+        roomID = try c.decodeUnlessAbsent(Int64.self, forKey: .roomID)
+        locationID = try c.decodeUnlessAbsent(Int64.self, forKey: .locationID)
+        storeData = try c.decodeUnlessAbsent(Bool.self, forKey: .storeData)
+    }
+
     /// The same change in v1 terms. The seed sent `0` for "no room/location"; that clears them.
     public var switchPatch: SwitchPatch {
         SwitchPatch(

@@ -87,6 +87,18 @@ public struct TagPatch: Codable, Hashable, Sendable {
         self.metadata = metadata
     }
 
+    /// A field may be left out; `null` is refused (422 naming it) rather than taken for "left
+    /// out", since in a patch it would read as "clear", and no field of a tag can be cleared.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodeUnlessAbsent(String.self, forKey: .name)
+        identity = try c.decodeUnlessAbsent(TagIdentity.self, forKey: .identity)
+        txPower = try c.decodeUnlessAbsent(Int.self, forKey: .txPower)
+        missing = try c.decodeUnlessAbsent(Bool.self, forKey: .missing)
+        height = try c.decodeUnlessAbsent(Double.self, forKey: .height)
+        metadata = try c.decodeUnlessAbsent([String: String].self, forKey: .metadata)
+    }
+
     /// - Throws: ``ValidationError`` as ``NewTag/validate()``.
     public func validate() throws(ValidationError) {
         if let name { try validateName(name, field: "name") }

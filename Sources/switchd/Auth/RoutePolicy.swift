@@ -5,20 +5,25 @@ import ScanContract
 /// writes it (`GET /v1/floors/{id}`).
 ///
 /// Fails closed: a routed method with no entry here (the 405 answers of
-/// ``Router/allowOnly(_:on:)``, or a route someone forgot to add) needs the admin role; a path
-/// no route matches needs a valid token of any role and is then answered 404. Every route
-/// switchd serves has an entry (a test walks the router to check).
+/// ``Router/allowOnly(_:on:)``, or a route someone forgot to add) needs the admin role, but on
+/// a path that needs no token (`/healthz`), where it is open too: anyone may call that path, so
+/// anyone may learn which methods it serves. A path no route matches needs a valid token of any
+/// role and is then answered 404. Every route switchd serves has an entry (a test walks the
+/// router to check).
 struct RoutePolicy: Sendable {
     private var rules: [String: AccessRule]
+    /// Paths with an open entry.
+    private var openPaths: Set<String>
 
     init(_ rules: [String: AccessRule]) {
         self.rules = rules
+        openPaths = Set(rules.filter(\.value.isOpen).keys.compactMap { key in key.split(separator: " ", maxSplits: 1).last.map(String.init) })
     }
 
     /// The rule for a request that matched the route `path` (nil when no route matched).
     func rule(for method: HTTPRequest.Method, path: String?) -> AccessRule {
         guard let path else { return Self.unrouted }
-        return rules[Self.key(method, path)] ?? .admin
+        return rules[Self.key(method, path)] ?? (openPaths.contains(path) ? .open : .admin)
     }
 
     /// Whether the table names this route; false for the fail-closed default.

@@ -17,9 +17,22 @@ import Testing
         let fit = try GeoAffineFit([Self.earth(0, 0), Self.earth(100, 0), Self.earth(0, 60)])
         #expect(fit.residuals.allSatisfy { $0 < 1e-6 })
         let expected = Self.earth(50, 30)
-        let mapped = fit.coordinates(x: 50, y: 30)
+        let mapped = try #require(fit.coordinates(x: 50, y: 30))
         let error = haversineDistance(latitude1: mapped.latitude, longitude1: mapped.longitude, latitude2: expected.latitude, longitude2: expected.longitude)
         #expect(error < 0.01, "the middle of the plan lands within a centimetre, off by \(error) m")
+    }
+
+    /// Control points a metre apart on the plan but ten degrees apart on Earth: a point 100 m
+    /// away on the plan would lie past the pole, and has no coordinates (GET /v1/beacons/{id}
+    /// answered latitude -94.9 before, which the document bounds to ±90).
+    @Test func aPointMappedPastAPoleHasNoCoordinates() throws {
+        let fit = try GeoAffineFit([
+            ControlPoint(x: 0, y: 0, latitude: 0, longitude: 0), ControlPoint(x: 1, y: 0, latitude: 0, longitude: 10),
+            ControlPoint(x: 0, y: 1, latitude: 10, longitude: 0),
+        ])
+        #expect(fit.coordinates(x: 0, y: 0.5) != nil)
+        #expect(fit.coordinates(x: 0, y: 100) == nil)
+        #expect(fit.coordinates(x: 0, y: -100) == nil)
     }
 
     @Test func aPointClickedBadlyShowsInItsResidual() throws {

@@ -115,6 +115,9 @@ import Testing
         Case(method: .patch, path: "/v1/scanners/default/switch", body: #"{"scanning": null}"#, status: .unprocessableContent, code: "invalid_field", field: "scanning"),
         Case(method: .patch, path: "/v1/scanners/default/switch", body: #"{"expectedRevision": null, "scanning": false}"#, status: .unprocessableContent, code: "invalid_field", field: "expectedRevision"),
         Case(method: .patch, path: "/v1/floors/1", body: #"{"name": null}"#, status: .unprocessableContent, code: "invalid_field", field: "name"),
+        Case(method: .patch, path: "/v1/tags/1", body: #"{"identity": null}"#, status: .unprocessableContent, code: "invalid_field", field: "identity"),
+        Case(method: .patch, path: "/v1/tags/1", body: #"{"name": "T", "txPower": null}"#, status: .unprocessableContent, code: "invalid_field", field: "txPower"),
+        Case(method: .patch, path: "/scanSwitch/1", body: #"{"shouldScan": false, "storeData": null}"#, status: .unprocessableContent, code: "invalid_field", field: "storeData"),
         Case(
             method: .put, path: "/v1/scanners/default/counters",
             body: #"{"run": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "advertisements": 1, "wifiScans": 1, "parseErrors": 0, "radioRecoveries": 0, "uploadRetries": 0, "droppedReadings": null, "spoolDepth": 0}"#,

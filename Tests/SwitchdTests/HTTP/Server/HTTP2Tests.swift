@@ -15,17 +15,24 @@ import Testing
     /// A TLS switchd on loopback with a fresh self-signed certificate; `body` gets its base URL,
     /// the certificate's path and an admin token.
     static func withTLSSwitchd(_ body: (String, String, String) async throws -> Void) async throws {
+        let database = try AppDatabase.inMemory()
+        let token = try await issueToken(database, .admin)
+        try await withTLSSwitchd(database: database) { base, certificate in try await body(base, certificate, token) }
+    }
+
+    /// As above with `settings` and `database`, and an in-memory metrics registry.
+    static func withTLSSwitchd(
+        settings: Settings = Settings(host: "127.0.0.1", port: 0), database: AppDatabase, metrics: SwitchdMetrics = SwitchdMetrics(),
+        _ body: (String, String) async throws -> Void
+    ) async throws {
         let folder = try TemporaryFolder("h2")
         defer { folder.remove() }
         let certificate = try await SelfSignedCertificate.make("switchd", in: folder)
         let tls = try TLSFiles(certificatePath: certificate.certificatePath, keyPath: certificate.keyPath).makeContext()
         var logger = Logger(label: "switchd-tests")
         logger.logLevel = .critical
-        let settings = Settings(host: "127.0.0.1", port: 0)
-        let database = try AppDatabase.inMemory()
-        let token = try await issueToken(database, .admin)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(SwitchdDependencies(settings: settings, database: database, logger: logger, tls: tls) { port in
+        let app = buildApplication(SwitchdDependencies(settings: settings, database: database, logger: logger, metrics: metrics, tls: tls) { port in
             portContinuation.yield(port)
         })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
@@ -34,7 +41,7 @@ import Testing
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
             do {
-                try await body("https://127.0.0.1:\(port)", certificate.certificatePath, token)
+                try await body("https://127.0.0.1:\(port)", certificate.certificatePath)
             } catch {
                 await serviceGroup.triggerGracefulShutdown()
                 throw error
@@ -105,6 +112,54 @@ import Testing
                 let samples = PrometheusSamples(String(buffer: try await metrics.body.collect(upTo: 1 << 20)))
                 #expect(samples["switchd_connections_open"] == 1, "one connection for every stream")
                 withExtendedLifetime(feeds) {}
+            }
+        }
+    }
+
+    /// Issue 36, item 4 over HTTP/2: a reader's token holding streams on one multiplexed connection
+    /// is capped per token (429 `too_many_streams`), and once readers' connections fill
+    /// `--max-connections` a scanner's switch long-poll is served (its answer 200, never 503
+    /// `overloaded`): the reader's oldest stream is ended with the HTTP/2 connection under it.
+    @Test func readersHoldingStreamsOverHTTP2CannotKeepAScannersLongPollOut() async throws {
+        let database = try AppDatabase.inMemory()
+        let reader = try await issueToken(database, .reader)
+        let visitor = try await issueToken(database, .visitor)
+        let scanner = try await issueToken(database, .scanner, scannerID: .default)
+        var settings = Settings(host: "127.0.0.1", port: 0)
+        settings.maxConnections = 2
+        settings.streamCaps = OpenStreams.Caps(perToken: 3, perAddress: 6)
+        let metrics = SwitchdMetrics()
+        try await Self.withTLSSwitchd(settings: settings, database: database, metrics: metrics) { base, certificate in
+            try await Self.withClient(trusting: certificate) { readerClient in
+                try await Self.withClient(trusting: certificate) { visitorClient in
+                    var feeds: [HTTPClientResponse] = []
+                    for _ in 0..<3 {
+                        let feed = try await Self.get(readerClient, "\(base)/v1/stream?feeds=position", token: reader)
+                        #expect(feed.status == .ok && feed.version == .http2)
+                        feeds.append(feed)
+                    }
+                    let overCap = try await Self.get(readerClient, "\(base)/v1/stream?feeds=position", token: reader)
+                    #expect(overCap.status == .tooManyRequests)
+                    let refusal = String(buffer: try await overCap.body.collect(upTo: 1 << 16))
+                    #expect(refusal.contains("too_many_streams") && refusal.contains("--max-streams-per-token"), "\(refusal)")
+                    for _ in 0..<3 {
+                        let feed = try await Self.get(visitorClient, "\(base)/v1/stream?feeds=position", token: visitor)
+                        #expect(feed.status == .ok && feed.version == .http2)
+                        feeds.append(feed)
+                    }
+                    // Two HTTP/2 connections now fill --max-connections 2.
+                    try await Self.withClient(trusting: certificate) { scannerClient in
+                        let longPoll = try await Self.get(scannerClient, "\(base)/v1/scanners/default/switch?wait=0", token: scanner)
+                        #expect(longPoll.status == .ok, "the scanner's long-poll beside readers' full connections")
+                        #expect(longPoll.version == .http2)
+                    }
+                    // The reader's oldest stream was ended with its connection: its body ends.
+                    var ended = feeds[0].body.makeAsyncIterator()
+                    while (try? await ended.next()) != nil {}
+                    let samples = PrometheusSamples(String(decoding: metrics.render(), as: UTF8.self))
+                    #expect(samples["switchd_streams_evicted_total"] == 1)
+                    withExtendedLifetime(feeds) {}
+                }
             }
         }
     }
