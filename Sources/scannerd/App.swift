@@ -6,7 +6,7 @@ struct ScannerdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scannerd",
         abstract: "The floorscan scanner daemon.",
-        subcommands: [RunCommand.self, DecodeCommand.self, ScanCommand.self, SpoolCommand.self, TrackCommand.self, BenchCommand.self],
+        subcommands: [RunCommand.self, DecodeCommand.self, ScanCommand.self, SpoolCommand.self, TrackCommand.self, BenchCommand.self, EnrolCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

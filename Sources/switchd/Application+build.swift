@@ -118,6 +118,9 @@ func buildRouter(
     ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
     ScannersController(database: database, hub: hub).addRoutes(to: router)
     ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: router)
+    EnrolmentController(
+        database: database, throttle: dependencies.authThrottle, metrics: metrics, wallClock: wallClock, tlsPin: dependencies.tlsPin
+    ).addRoutes(to: router)
     let switchWrites = SwitchWritesWaiting()
     SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)

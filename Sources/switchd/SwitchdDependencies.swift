@@ -32,6 +32,9 @@ struct SwitchdDependencies: Sendable {
     var wallClock: WallClock
     /// Serve HTTPS (and HTTP/2) with this context (``TLSFiles/makeContext()``); nil serves HTTP.
     var tls: NIOSSLContext?
+    /// With ``tls``: its certificate's public-key pin (``TLSFiles/publicKeyPin()``), shown with
+    /// each enrolment code.
+    var tlsPin: String?
     /// For an `mqtts://` broker (``MQTTSettings/makeTLSContext()``).
     var mqttTLS: NIOSSLContext?
     /// Where the MQTT publisher reports; tests pass one to wait on.
@@ -54,7 +57,7 @@ struct SwitchdDependencies: Sendable {
         metrics: SwitchdMetrics = SwitchdMetrics(), authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
         systemd: SystemdNotifier = .disabled, environment: [String: String] = ProcessInfo.processInfo.environment,
         feeds: Feeds = Feeds(), clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system,
-        tls: NIOSSLContext? = nil, mqttTLS: NIOSSLContext? = nil, mqttStatus: MQTTStatus? = nil,
+        tls: NIOSSLContext? = nil, tlsPin: String? = nil, mqttTLS: NIOSSLContext? = nil, mqttStatus: MQTTStatus? = nil,
         expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(), svgPlans: SVGPlanReader? = nil,
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
@@ -72,6 +75,7 @@ struct SwitchdDependencies: Sendable {
         self.clock = clock
         self.wallClock = wallClock
         self.tls = tls
+        self.tlsPin = tlsPin
         self.mqttTLS = mqttTLS
         self.mqttStatus = mqttStatus
         self.expectedErrors = expectedErrors

@@ -11,17 +11,23 @@ extension AppDatabase {
         try validate(new.validate)
         let scanner = ScanContract.Scanner(id: new.id, name: new.name ?? new.id.rawValue)
         return try await writeStatements { sql in
-            // DO NOTHING rather than a look first: two instances creating one scanner at once
-            // cannot both see it missing.
-            let inserted = try sql.row(
-                "INSERT INTO scanner (id, name) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", [.text(scanner.id.rawValue), .text(scanner.name)]
-            )
-            guard inserted != nil else { throw StoreError.conflict("scanner \(new.id) already exists") }
-            var initial = ScanSwitch.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))
-            initial.revision = try Self.firstRevision(of: scanner.id, in: sql)
-            try Self.store(initial, in: sql)
+            guard try Self.insertScanner(scanner, at: now, in: sql) else { throw StoreError.conflict("scanner \(new.id) already exists") }
             return scanner
         }
+    }
+
+    /// Registers `scanner` with its first switch, unless a scanner of that ID exists; returns
+    /// whether it was registered. DO NOTHING rather than a look first: two instances creating one
+    /// scanner at once cannot both see it missing.
+    static func insertScanner(_ scanner: ScanContract.Scanner, at now: Date, in sql: any StoreTransaction) throws -> Bool {
+        let inserted = try sql.row(
+            "INSERT INTO scanner (id, name) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", [.text(scanner.id.rawValue), .text(scanner.name)]
+        )
+        guard inserted != nil else { return false }
+        var initial = ScanSwitch.initial(for: scanner.id, at: Date(milliseconds: now.milliseconds))
+        initial.revision = try firstRevision(of: scanner.id, in: sql)
+        try store(initial, in: sql)
+        return true
     }
 
     /// Scanners ordered by ID (byte order on both databases), at most `limit` of those after `after`.

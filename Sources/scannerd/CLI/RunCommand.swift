@@ -115,6 +115,11 @@ struct RunCommand: AsyncParsableCommand {
     )
     var caFile: String?
 
+    @Option(
+        help: "For an https:// switchd whose certificate this Pi does not hold: trust only a server whose public key has this pin (sha256//…, shown by switchd with an enrolment code; scannerd enrol writes it). Not with --ca-file."
+    )
+    var pin: String?
+
     @OptionGroup var logging: LoggingOptions
 
     /// Room for a few full batches: less and the spool would drop readings before switchd could take them.
@@ -184,7 +189,9 @@ struct RunCommand: AsyncParsableCommand {
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")
         }
-        let http = try caFile.map { try CurlHTTPClient(caFile: $0) } ?? CurlHTTPClient()
+        // --ca-file and --pin together are refused here, at start, rather than in validate(), so
+        // the shipped file with every setting switched on still parses (ShippedConfigTests).
+        let http = try CurlHTTPClient.trusting(caFile: caFile, pin: pin)
         let scannerd = try Scannerd(configuration, http: http, logger: logger, systemd: try SystemdNotifier())
         try await scannerd.run()
     }

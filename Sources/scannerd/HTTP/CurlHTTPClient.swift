@@ -21,7 +21,7 @@ import Foundation
 /// file, against the certificates in that file only (the building's CA, or switchd's own
 /// self-signed certificate, which then acts as a pin).
 struct CurlHTTPClient: HTTPClient {
-    private let caFile: String?
+    private let trust: CurlTrust
     private let deadline: @Sendable (Duration) -> Duration
     private let clock: any Clock<Duration>
 
@@ -30,7 +30,7 @@ struct CurlHTTPClient: HTTPClient {
     ///     before it fails as timed out.
     ///   - clock: what that deadline is measured on.
     init(deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }, clock: any Clock<Duration> = ContinuousClock()) {
-        caFile = nil
+        trust = .system
         self.deadline = deadline
         self.clock = clock
     }
@@ -48,15 +48,42 @@ struct CurlHTTPClient: HTTPClient {
         guard String(decoding: contents, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
             throw CAFileError(path: caFile, reason: "it holds no PEM certificate")
         }
-        self.caFile = caFile
+        trust = .caFile(caFile)
         self.deadline = deadline
         clock = ContinuousClock()
+    }
+
+    /// A client that trusts, for `https://`, only a server whose certificate's public key has
+    /// this pin (`sha256//` and the base64 of its SubjectPublicKeyInfo's SHA-256, as switchd shows
+    /// it with an enrolment code and libcurl's `--pinnedpubkey` takes it).
+    ///
+    /// - Throws: ``PinError`` when the pin is not of that form.
+    init(pin: String, deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }) throws {
+        guard CurlTrust.isPin(pin) else {
+            throw PinError(pin: pin)
+        }
+        trust = .pin(pin)
+        self.deadline = deadline
+        clock = ContinuousClock()
+    }
+
+    /// The client for `--ca-file` or `--pin`, at most one of them given; the system's trust
+    /// store when neither is.
+    static func trusting(
+        caFile: String?, pin: String?, deadline: @escaping @Sendable (Duration) -> Duration = { $0 + .seconds(5) }
+    ) throws -> CurlHTTPClient {
+        switch (caFile, pin) {
+        case (let caFile?, nil): try CurlHTTPClient(caFile: caFile, deadline: deadline)
+        case (nil, let pin?): try CurlHTTPClient(pin: pin, deadline: deadline)
+        case (nil, nil): CurlHTTPClient(deadline: deadline)
+        case (let caFile?, _?): throw CAFileError(path: caFile, reason: "given with --pin: trust one of them")
+        }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let loop = try CurlTransferLoop.shared.get()
-        let transfer = try CurlTransfer(request, caFile: caFile)
+        let transfer = try CurlTransfer(request, trust: trust)
         let limit = deadline(request.timeout)
         let answer = try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
             group.addTask { try await loop.perform(transfer) }
@@ -84,4 +111,10 @@ struct CAFileError: Error, CustomStringConvertible {
     let path: String
     let reason: String
     var description: String { "--ca-file \(path): not a readable PEM certificate file (\(reason))" }
+}
+
+/// A `--pin` that is not one libcurl takes.
+struct PinError: Error, CustomStringConvertible {
+    let pin: String
+    var description: String { "--pin \"\(pin.prefix(80))\": not sha256// and the base64 of 32 bytes, as switchd shows it with an enrolment code" }
 }

@@ -54,6 +54,10 @@ struct RoutePolicy: Sendable {
         "PATCH /v1/scanners/{id}/switch": .admin,
         "GET /v1/scanners/{id}/switch/stream": .readOwnScanner,
         "PUT /v1/scanners/{id}/counters": .reportOwnScanner,
+        // A new Pi's one-time code (docs/raspberry-pi.md): made by an admin, redeemed with no
+        // token (the code is the credential; EnrolmentController throttles wrong ones).
+        "POST /v1/enrolments": .admin,
+        "POST /v1/enrol": .open,
         // The seed system's switch changes scanning like the v1 PATCH: admin only, reads too.
         "GET /scanSwitch/{id}": .admin,
         "PATCH /scanSwitch/{id}": .admin,

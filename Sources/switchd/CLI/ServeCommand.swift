@@ -160,6 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = configured
         // Unusable files stop switchd before it listens, naming the file.
         let tls = try tlsFiles?.makeContext()
+        let tlsPin = try tlsFiles?.publicKeyPin()
         let mqttTLS = try settings.mqtt?.makeTLSContext()
         let metrics = SwitchdMetrics()
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
@@ -178,7 +179,7 @@ struct ServeCommand: AsyncParsableCommand {
         let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
-            metrics: metrics, systemd: systemd, tls: tls, mqttTLS: mqttTLS
+            metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS
         ) { [portFile] port in
             logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }

@@ -25,6 +25,8 @@ struct RouteAccessTests {
         "PATCH /v1/scanners/{id}/switch": ["admin"],
         "GET /v1/scanners/{id}/switch/stream": ["admin", "reader", "own-scanner"],
         "PUT /v1/scanners/{id}/counters": ["admin", "own-scanner"],
+        "POST /v1/enrolments": ["admin"],
+        "POST /v1/enrol": ["anyone"],
         "GET /metrics": ["admin", "reader"],
         "GET /scanSwitch/{id}": ["admin"],
         "PATCH /scanSwitch/{id}": ["admin"],
