@@ -50,6 +50,7 @@ func buildApplication(
     mqttStatus: MQTTStatus? = nil,
     expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
     svgPlans: SVGPlanReader? = nil,
+    tagKeys: TagKeySealer = .ephemeral(),
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
     onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
 ) -> some ApplicationProtocol {
@@ -64,7 +65,7 @@ func buildApplication(
     let router = buildRouter(
         settings: settings, database: database, hub: hub, feeds: feeds, adminFiles: adminFiles, visitFiles: visitFiles, metrics: metrics,
         authThrottle: authThrottle, clock: clock, logger: logger, mqtt: mqtt.status, mqttOutbox: mqtt.outbox, connections: connections,
-        expectedErrors: expectedErrors, wallClock: wallClock, svgPlans: svgPlans
+        expectedErrors: expectedErrors, wallClock: wallClock, svgPlans: svgPlans, tagKeys: tagKeys
     )
     var app = Application(
         router: router,
@@ -163,7 +164,7 @@ func buildRouter(
     metrics: SwitchdMetrics = SwitchdMetrics(), policy: RoutePolicy = .standard, authThrottle: FailedAuthThrottle = FailedAuthThrottle(),
     clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "switchd"), mqtt: MQTTStatus? = nil,
     mqttOutbox: MQTTOutbox? = nil, connections: ConnectionTable? = nil, expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(),
-    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil
+    wallClock: WallClock = .system, svgPlans: SVGPlanReader? = nil, tagKeys: TagKeySealer = .ephemeral()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
@@ -187,7 +188,7 @@ func buildRouter(
     ScannersController(database: database, hub: hub).addRoutes(to: router)
     ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: router)
     let switchWrites = SwitchWritesWaiting()
-    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
+    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock, keys: tagKeys).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
@@ -225,7 +226,7 @@ func buildRouter(
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
-    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags).addRoutes(to: router)
+    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: tagKeys).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
