@@ -42,7 +42,11 @@ import Testing
         let json = String(decoding: try JSONCoding.encoder().encode(identity), as: UTF8.self)
         #expect(json.contains("\"fingerprint\":\"0123456789abcdef\"") && json.contains("\"kind\":\"irk\""))
         #expect(!json.lowercased().contains(Self.sample) && !json.contains("key"))
-        #expect(!"\(identity)".contains(Self.sample) && !"\(key)".contains(Self.sample))
+        var dumped = ""
+        dump(identity, to: &dumped)
+        for text in ["\(identity)", "\(key)", String(reflecting: identity), String(reflecting: key), dumped] {
+            #expect(!text.contains(Self.sample) && !text.contains("236"), "\(text)") // 0xec = 236, the first byte
+        }
         #expect(identity.key == "irk:0123456789abcdef")
         #expect(try TagIdentity(key: identity.key) == identity, "the same by fingerprint")
         #expect(try JSONCoding.decoder().decode(TagIdentity.self, from: Data(json.utf8)) == identity)

@@ -8,7 +8,7 @@ import Foundation
 /// that resolve the device's rotating private addresses. A secret: its `description` never shows
 /// the bytes, it is never encoded into a ``TagIdentity``'s JSON, and only switchd's store (sealed)
 /// and a listening scanner's switch answer (``WatchedKey``) carry it.
-public struct IdentityResolvingKey: Hashable, Sendable, CustomStringConvertible {
+public struct IdentityResolvingKey: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key most significant byte first, as the Core specification writes `k` (its sample
     /// `0xec0234a3…9b`) and as it is given to AES-128.
     public let bytes: [UInt8]
@@ -76,6 +76,9 @@ public struct IdentityResolvingKey: Hashable, Sendable, CustomStringConvertible 
 
     /// Never the key.
     public var description: String { "IdentityResolvingKey(hidden)" }
+    public var debugDescription: String { description }
+    /// No children: `dump()` and reflection show nothing of the key either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// An identity of kind `irk`: a device with a rotating private address, named in public only by
