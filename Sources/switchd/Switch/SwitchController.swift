@@ -13,6 +13,8 @@ struct SwitchController {
     var clock: any Clock<Duration> = ContinuousClock()
     /// Opens the watched phones' keys for the scanner's own answer (``ScanSwitch/watchedKeys``).
     var keys = TagKeySealer.ephemeral()
+    /// Keys that did not open, logged when their number changes.
+    let unopenedKeys = UnopenedKeys()
 
     /// How long a long-poll holds when the client does not say.
     static let defaultWait = 30.0
@@ -87,7 +89,7 @@ struct SwitchController {
             if context.principal?.role == .scanner, context.principal?.scannerID == scannerID, !identities.sealedKeys.isEmpty {
                 let opened = self.keys.opening(identities.sealedKeys)
                 keys = opened.keys
-                if opened.unopened > 0 {
+                if await unopenedKeys.noteChanged(to: opened.unopened), opened.unopened > 0 {
                     context.logger.error("Phone keys that do not open under this switchd's tag-keys.key are not sent", metadata: [
                         "scanner": "\(scannerID)", "unopened": "\(opened.unopened)",
                     ])

@@ -97,6 +97,16 @@ struct IRKTagTests {
             let plain = try decoded(ScanSwitch.self, try await client.get("/v1/scanners/\(scanner)/switch", headers: bearer(own)))
             #expect(plain.watchedKeys == nil, "not asked for the watched list: no keys")
 
+            // A new key replaces the old one, in the same write.
+            let other = "00112233445566778899aabbccddeeff"
+            let patch = Data(#"{"identity":{"kind":"irk","key":"\#(other)"}}"#.utf8)
+            let patched = try decoded(
+                ScanContract.Tag.self, try await client.execute(uri: "/v1/tags/\(phone.id)", method: .patch, body: ByteBuffer(data: patch))
+            )
+            #expect(patched.identity != phone.identity)
+            let renewed = try decoded(ScanSwitch.self, try await client.get(uri, headers: bearer(own)))
+            #expect(renewed.watchedTags == [patched.identity] && renewed.watchedKeys?.map(\.key) == [other])
+
             #expect(try await client.execute(uri: "/v1/tags/\(phone.id)", method: .delete).status == .noContent)
             let after = try decoded(ScanSwitch.self, try await client.get(uri, headers: bearer(own)))
             #expect(after.watchedKeys == nil)
