@@ -78,6 +78,10 @@ let package = Package(
         // libcurl (OpenSSL flavour, libcurl4 on Debian and Raspberry Pi OS), for scannerd's HTTP client:
         // a shared system library instead of SwiftNIO, AsyncHTTPClient and BoringSSL compiled in.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto (libssl-dev), for scannerd's resolution of rotating private Bluetooth
+        // addresses (AES-128): libcurl already loads it on the Pi, where swift-crypto would compile
+        // a second copy of BoringSSL into scannerd (docs/phones.md).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libxml2, for switchd's SVG floor plans: parsed with options switchd chooses (no entities, no
         // DTD, no network), which FoundationXML's XMLParser does not let it set.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -128,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "scannerd",
             dependencies: [
-                "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "CCurl", "DaemonSupport",
+                "ScanContract", "RadioWire", "Positioning", "CBluetooth", "CNetlinkGenl", "CCurl", "CLibCrypto", "DaemonSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -13,7 +13,7 @@ floorscan_evaluator=floorscan-evaluate
 # The Debian packages the build and the scripts need (C libraries as -dev packages).
 # mosquitto and mosquitto-clients: the MQTT tests' broker and subscriber, and `scripts/demo --mqtt`.
 # postgresql: the PostgreSQL store's tests start throwaway servers from its binaries (docs/scale-out.md).
-floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq openssl systemd mosquitto mosquitto-clients postgresql)
+floorscan_debian_packages=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libxml2-dev zlib1g-dev libbluetooth-dev libnl-genl-3-dev pkg-config curl jq openssl systemd mosquitto mosquitto-clients postgresql)
 
 # The Debian mirror apt uses on this machine (deb822 URIs: or a one-line deb entry).
 floorscan_debian_mirror() {

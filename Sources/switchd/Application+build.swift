@@ -122,7 +122,7 @@ func buildRouter(
         database: database, throttle: dependencies.authThrottle, metrics: metrics, wallClock: wallClock, tlsPin: dependencies.tlsPin
     ).addRoutes(to: router)
     let switchWrites = SwitchWritesWaiting()
-    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock).addRoutes(to: router)
+    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock, keys: dependencies.tagKeys).addRoutes(to: router)
     SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
     SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
     FloorsController(database: database, hub: hub).addRoutes(to: router)
@@ -160,7 +160,7 @@ func buildRouter(
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
-    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags).addRoutes(to: router)
+    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: dependencies.tagKeys).addRoutes(to: router)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: router)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)

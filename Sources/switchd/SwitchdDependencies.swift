@@ -45,6 +45,9 @@ struct SwitchdDependencies: Sendable {
     /// Reads SVG plans, uploaded and stored; nil reads them with the standard budget
     /// (``SVGBudget/standard(maxBytes:)`` of `settings.maxPlanBytes`). Tests pass one to hold.
     var svgPlans: SVGPlanReader?
+    /// Seals and opens phones' identity keys (``TagKeySealer``): `main` reads its key from the
+    /// state directory (``TagKeyFile``); tests get a key of their own that dies with them.
+    var tagKeys: TagKeySealer
     /// Called with the bound port once the server listens (port 0 picks one), after systemd has
     /// been told `READY=1`.
     var onServerRunning: @Sendable (_ port: Int) async -> Void
@@ -59,6 +62,7 @@ struct SwitchdDependencies: Sendable {
         feeds: Feeds = Feeds(), clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system,
         tls: NIOSSLContext? = nil, tlsPin: String? = nil, mqttTLS: NIOSSLContext? = nil, mqttStatus: MQTTStatus? = nil,
         expectedErrors: ExpectedErrorEstimates = ExpectedErrorEstimates(), svgPlans: SVGPlanReader? = nil,
+        tagKeys: TagKeySealer = .ephemeral(),
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onLeadership: @escaping @Sendable (_ role: String, _ standing: Leadership) async -> Void = { _, _ in }
     ) {
@@ -80,6 +84,7 @@ struct SwitchdDependencies: Sendable {
         self.mqttStatus = mqttStatus
         self.expectedErrors = expectedErrors
         self.svgPlans = svgPlans
+        self.tagKeys = tagKeys
         self.onServerRunning = onServerRunning
         self.onLeadership = onLeadership
     }

@@ -36,6 +36,9 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     /// How many identities switchd left off ``watchedTags`` to keep the answer within
     /// ``answerLimit`` (the farthest beacons first, then the newest tags); nil when none was.
     public var watchedLeftOut: Int?
+    /// The keys of the `irk` identities in ``watchedTags``: only in a listening scanner's answer
+    /// (`?watched=`), the one place a key leaves switchd; absent elsewhere.
+    public var watchedKeys: [WatchedKey]?
 
     /// The most bytes of a switch answer a scanner reads; a longer answer is refused whole, so
     /// switchd shortens the watched list to fit (``WatchedTags/fitting(_:in:)``).

@@ -26,10 +26,14 @@ public enum WatchedTags {
     /// `scanSwitch` with ``ScanSwitch/watchedTags`` set to the longest prefix of `identities`
     /// (in their order of priority) whose JSON keeps the whole switch within
     /// ``ScanSwitch/answerLimit``, and ``ScanSwitch/watchedLeftOut`` to the number left off (nil
-    /// when all fit). Identities repeated in `identities` are sent once.
+    /// when all fit). Identities repeated in `identities` are sent once. Each `irk` identity kept
+    /// whose key `keys` holds (by fingerprint) has it in ``ScanSwitch/watchedKeys``, counted in
+    /// the room; nil when none has.
     ///
     /// - Throws: `EncodingError` when an identity or the switch cannot be encoded as JSON.
-    public static func fitting(_ identities: [TagIdentity], in scanSwitch: ScanSwitch) throws -> ScanSwitch {
+    public static func fitting(
+        _ identities: [TagIdentity], keys: [String: IdentityResolvingKey] = [:], in scanSwitch: ScanSwitch
+    ) throws -> ScanSwitch {
         var seen = Set<String>()
         let unique = identities.filter { seen.insert($0.key).inserted }
         let encoder = JSONCoding.encoder()
@@ -38,15 +42,25 @@ public enum WatchedTags {
         // The count as its longest: what is left off can only be fewer.
         empty.watchedLeftOut = unique.count
         var room = ScanSwitch.answerLimit - (try encoder.encode(empty).count)
+        // The field's name, brackets and quotes, when a key is sent.
+        room -= keys.isEmpty ? 0 : 20
         var kept: [TagIdentity] = []
+        var keptKeys: [WatchedKey] = []
         for identity in unique {
             // Each entry takes its JSON and a comma (one comma too many: a byte of slack).
             room -= try encoder.encode(identity).count + 1
+            var watchedKey: WatchedKey?
+            if case .irk(let irk) = identity, let key = keys[irk.fingerprint] {
+                watchedKey = WatchedKey(fingerprint: irk.fingerprint, key: key)
+                room -= try encoder.encode(watchedKey).count + 1
+            }
             guard room >= 0 else { break }
             kept.append(identity)
+            if let watchedKey { keptKeys.append(watchedKey) }
         }
         var fitted = scanSwitch
         fitted.watchedTags = kept
+        fitted.watchedKeys = keptKeys.isEmpty ? nil : keptKeys
         fitted.watchedLeftOut = kept.count < unique.count ? unique.count - kept.count : nil
         return fitted
     }

@@ -6,8 +6,10 @@ import Foundation
 
 /// What a tag advertises that names it: an iBeacon's UUID/major/minor, an Eddystone-UID's
 /// namespace and instance, an AltBeacon's 20-byte beacon ID, or (for anything else) its device
-/// address. In JSON a flat object with `kind` (`ibeacon`, `eddystone-uid`, `altbeacon`, `address`)
-/// and that kind's fields; hex is lower case.
+/// address, or (for a phone or watch with a rotating private address) its Identity Resolving Key.
+/// In JSON a flat object with `kind` (`ibeacon`, `eddystone-uid`, `altbeacon`, `address`, `irk`)
+/// and that kind's fields; hex is lower case. An `irk` identity is written as its `fingerprint`
+/// only: its `key` is read (with `keyByteOrder`) but never written.
 public enum TagIdentity: Hashable, Sendable {
     case iBeacon(BeaconID)
     /// Eddystone-UID: a 10-byte namespace and a 6-byte instance, as 20 and 12 hex digits.
@@ -15,6 +17,8 @@ public enum TagIdentity: Hashable, Sendable {
     /// AltBeacon: the 20-byte beacon ID as 40 hex digits.
     case altBeacon(String)
     case address(MACAddress)
+    /// A device resolved by its Identity Resolving Key; keyed and shown by the key's fingerprint.
+    case irk(IRKIdentity)
 
     /// One text per identity, the same for the same identity: `ibeacon:<uuid>/<major>/<minor>`,
     /// `eddystone-uid:<namespace>/<instance>`, `altbeacon:<id>`, `address:<aa:bb:…>`. The store
@@ -25,6 +29,7 @@ public enum TagIdentity: Hashable, Sendable {
         case .eddystoneUID(let namespace, let instance): "eddystone-uid:\(namespace)/\(instance)"
         case .altBeacon(let id): "altbeacon:\(id)"
         case .address(let address): "address:\(address)"
+        case .irk(let identity): "irk:\(identity.fingerprint)"
         }
     }
 
@@ -47,6 +52,8 @@ public enum TagIdentity: Hashable, Sendable {
             self = .altBeacon(try Self.hex(rest, bytes: 20))
         case ("address", _):
             self = .address(try MACAddress(rest))
+        case ("irk", 1):
+            self = .irk(IRKIdentity(fingerprint: try Self.hex(rest, bytes: IRKIdentity.fingerprintBytes)))
         default:
             throw FieldError("is not a tag identity key: \"\(key)\"")
         }
@@ -66,7 +73,7 @@ public enum TagIdentity: Hashable, Sendable {
 
 extension TagIdentity: Codable {
     enum CodingKeys: String, CodingKey {
-        case kind, uuid, major, minor, namespace, instance, beaconID, address
+        case kind, uuid, major, minor, namespace, instance, beaconID, address, key, keyByteOrder, fingerprint
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,9 +93,11 @@ extension TagIdentity: Codable {
             self = .altBeacon(try Self.decodeHex(c, .beaconID, bytes: 20))
         case "address":
             self = .address(try c.decode(MACAddress.self, forKey: .address))
+        case "irk":
+            self = .irk(try Self.decodeIRK(c))
         default:
             throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: c, debugDescription: "must be ibeacon, eddystone-uid, altbeacon or address, got \"\(kind)\""
+                forKey: .kind, in: c, debugDescription: "must be ibeacon, eddystone-uid, altbeacon, address or irk, got \"\(kind)\""
             )
         }
     }
@@ -99,6 +108,19 @@ extension TagIdentity: Codable {
             return try hex(text, bytes: bytes)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.reason)
+        }
+    }
+
+    /// A request's `key` (with `keyByteOrder`), or an `irk` identity as written (`fingerprint`).
+    private static func decodeIRK(_ c: KeyedDecodingContainer<CodingKeys>) throws -> IRKIdentity {
+        guard let text = try c.decodeIfPresent(String.self, forKey: .key) else {
+            return IRKIdentity(fingerprint: try decodeHex(c, .fingerprint, bytes: IRKIdentity.fingerprintBytes))
+        }
+        let order = try c.decodeIfPresent(IdentityResolvingKey.ByteOrder.self, forKey: .keyByteOrder)
+        do {
+            return IRKIdentity(fingerprint: "", key: try IdentityResolvingKey(parsing: text, order: order))
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .key, in: c, debugDescription: error.reason)
         }
     }
 
@@ -120,6 +142,10 @@ extension TagIdentity: Codable {
         case .address(let address):
             try c.encode("address", forKey: .kind)
             try c.encode(address, forKey: .address)
+        case .irk(let identity):
+            // The fingerprint only: the key is never written with the identity.
+            try c.encode("irk", forKey: .kind)
+            try c.encode(identity.fingerprint, forKey: .fingerprint)
         }
     }
 }

@@ -36,6 +36,7 @@ extension AppDatabase {
             ("v4-tags-in-presence", SchemaTagsInPresence.tagPresence),
             ("v4-mqtt-published-tags", SchemaMQTTPublishedTags.publishedTags),
             ("v4-visitor-tokens", SchemaVisitorTokens.visitorRole),
+            ("v4-tag-keys", SchemaTagKeys.keys),
             ("v4-enrolment-codes", SchemaEnrolmentCodes.codes),
         ]
         for (identifier, sql) in history {

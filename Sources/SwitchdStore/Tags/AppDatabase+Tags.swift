@@ -40,9 +40,11 @@ extension AppDatabase {
     /// identity already registered run one after another (the unique identity is the backstop).
     static let tagsLock = "tags"
 
+    /// `sealedKey`: an `irk` tag's key as switchd sealed it (``SchemaTagKeys``), stored with the tag.
+    ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``NewTag/validate()`` refused;
     ///   ``StoreError/conflict(_:)`` when a tag has that identity, or `max` tags are registered.
-    package func createTag(_ new: NewTag, max: Int = .max) async throws -> Tag {
+    package func createTag(_ new: NewTag, max: Int = .max, sealedKey: String? = nil) async throws -> Tag {
         try validate(new.validate)
         let record = try TagRecord(Tag(id: 0, new))
         return try await writeStatements { sql in
@@ -50,7 +52,9 @@ extension AppDatabase {
             try Self.checkRoom(in: "tag", for: "tags", max: max, setting: "max-tags", sql)
             try Self.checkIdentityFree(new.identity, for: nil, in: sql)
             try Self.announceWatchedChange(in: sql)
-            return try record.inserted(sql).tag()
+            let tag = try record.inserted(sql).tag()
+            try Self.storeKey(sealedKey, of: tag.id, replacing: false, in: sql)
+            return tag
         }
     }
 
@@ -78,8 +82,10 @@ extension AppDatabase {
 
     /// Applies `patch`; marking a tag missing (again) re-arms its missing-tag event.
     ///
+    /// A new identity drops the tag's sealed key; `sealedKey` is the new one's, if it has one.
+    ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag; otherwise as ``createTag(_:)``.
-    package func updateTag(_ id: Int64, with patch: TagPatch) async throws -> Tag {
+    package func updateTag(_ id: Int64, with patch: TagPatch, sealedKey: String? = nil) async throws -> Tag {
         try validate(patch.validate)
         return try await writeStatements { sql in
             try sql.lock(Self.tagsLock)
@@ -88,6 +94,7 @@ extension AppDatabase {
             if let identity = patch.identity { try Self.checkIdentityFree(identity, for: id, in: sql) }
             let rearmed = patch.missing == true && !record.missing
             try TagRecord(updated, missingHeard: rearmed ? false : record.missingHeard).update(sql)
+            if patch.identity != nil { try Self.storeKey(sealedKey, of: id, replacing: true, in: sql) }
             try Self.announceWatchedChange(in: sql)
             return updated
         }
@@ -113,6 +120,12 @@ extension AppDatabase {
     static func tagRecord(_ id: Int64, in sql: any StoreTransaction) throws -> TagRecord {
         guard let record = try TagRecord.fetch(sql, id: id) else { throw StoreError.notFound("no tag \(id)") }
         return record
+    }
+
+    /// Stores `sealed` as tag `id`'s key, after dropping the one it had when `replacing`.
+    private static func storeKey(_ sealed: String?, of id: Int64, replacing: Bool, in sql: any StoreTransaction) throws {
+        if replacing { _ = try sql.execute("DELETE FROM tag_key WHERE tag_id = ?", [.integer(id)]) }
+        if let sealed { _ = try sql.execute("INSERT INTO tag_key (tag_id, sealed) VALUES (?, ?)", [.integer(id), .text(sealed)]) }
     }
 
     private static func checkIdentityFree(_ identity: TagIdentity, for id: Int64?, in sql: any StoreTransaction) throws {

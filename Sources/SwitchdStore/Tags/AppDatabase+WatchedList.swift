@@ -8,6 +8,8 @@ package struct WatchedIdentities: Sendable, Equatable {
     /// nearest first; none when the scanner is not placed (its sightings would calibrate
     /// nothing). A beacon that is also a tag is left to ``tags``.
     package var beacons: [TagIdentity]
+    /// The sealed keys of the `irk` tags among ``tags`` (``SchemaTagKeys``), by fingerprint.
+    package var sealedKeys: [String: String] = [:]
 
     package var all: [TagIdentity] { tags + beacons }
 }
@@ -34,7 +36,12 @@ extension AppDatabase {
                 }
                 return .iBeacon(BeaconID(uuid: try row.uuid("uuid"), major: major, minor: minor))
             }
-            return WatchedIdentities(tags: tags, beacons: beacons.filter { !tagKeys.contains($0.key) })
+            var sealedKeys: [String: String] = [:]
+            for row in try sql.rows("SELECT t.identity, k.sealed FROM tag_key k JOIN tag t ON t.id = k.tag_id", []) {
+                guard case .irk(let irk)? = try? TagIdentity(key: try row.string("identity")) else { continue }
+                sealedKeys[irk.fingerprint] = try row.string("sealed")
+            }
+            return WatchedIdentities(tags: tags, beacons: beacons.filter { !tagKeys.contains($0.key) }, sealedKeys: sealedKeys)
         }
     }
 }

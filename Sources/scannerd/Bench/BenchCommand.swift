@@ -13,15 +13,17 @@ import Logging
 import ScanContract
 
 /// `scannerd bench --captures DIR`: scannerd's CPU time per BLE advertisement, in survey and in
-/// locate mode (see ``AdvertisementBench``). For release builds; `scripts/bench` runs it.
+/// locate mode (see ``AdvertisementBench``), then in track mode over a stream of phones' rotating
+/// private addresses with 0, 20 and 200 keys watched (``ResolutionBench``). For release builds;
+/// `scripts/bench` runs it.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure scannerd's CPU time per BLE advertisement: captured HCI events through decoding, the iBeacon filter, measurements and the spool (and the locator in locate mode)."
+        abstract: "Measure scannerd's CPU time per BLE advertisement: captured HCI events through decoding, the iBeacon filter, measurements and the spool (and the locator in locate mode); and track mode's resolution of phones' private addresses."
     )
 
-    @Option(help: "A folder of btsnoop captures (*.log); their HCI events that carry iBeacon advertisements are replayed.")
-    var captures: String
+    @Option(help: "A folder of btsnoop captures (*.log); their HCI events that carry iBeacon advertisements are replayed (survey and locate).")
+    var captures: String?
 
     @Option(help: "How many events to replay per mode.")
     var events = 5000
@@ -29,8 +31,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Events per second (0: as fast as scannerd takes them).")
     var rate = 500
 
-    @Option(help: "Which modes to measure: survey, locate or both.")
-    var mode = "both"
+    @Option(help: "Which modes to measure: survey, locate, both (survey and locate), resolve (phones' private addresses) or all.")
+    var mode = "all"
+
+    @Option(help: "Advertisements in the private-address stream (resolve).")
+    var resolveAdvertisements = 50_000
 
     @Option(help: "Where the spools are made (a folder on the disk scannerd spools to; removed afterwards). Default: a new folder in /var/tmp.")
     var workDir: String?
@@ -38,14 +43,48 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard events > 0 else { throw ValidationError("--events must be more than 0, got \(events)") }
         guard rate >= 0 else { throw ValidationError("--rate must be 0 or more, got \(rate)") }
-        guard modes != nil else { throw ValidationError("--mode must be survey, locate or both, got \"\(mode)\"") }
+        guard modes != nil else { throw ValidationError("--mode must be survey, locate, both, resolve or all, got \"\(mode)\"") }
+        guard captures != nil || modes?.isEmpty == true else { throw ValidationError("--captures is needed for survey and locate") }
+        guard resolveAdvertisements > 0 else { throw ValidationError("--resolve-advertisements must be more than 0") }
     }
 
     private var modes: [ScanMode]? {
-        mode == "both" ? [.survey, .locate] : ScanMode(rawValue: mode).map { [$0] }
+        switch mode {
+        case "both", "all": [.survey, .locate]
+        case "resolve": []
+        default: ScanMode(rawValue: mode).map { [$0] }
+        }
     }
 
     func run() async throws {
+        if let captures, modes?.isEmpty == false { try await replay(captures) }
+        if mode == "all" || mode == "resolve" { resolve() }
+    }
+
+    /// Track mode over phones' private addresses: µs per advertisement with 0 (today), 20 and
+    /// 200 keys, side by side, for a stream where addresses are heard again (phones rotate every
+    /// 15 minutes or so) and for the worst case, a new address every advertisement.
+    private func resolve() {
+        for (title, rotateEvery) in [("addresses heard 50 times each", 50), ("worst case: every address new", 1)] {
+            let bench = ResolutionBench.make(count: resolveAdvertisements, rotateEvery: rotateEvery)
+            let results = [0, 20, 200].map { bench.run(keys: $0) }
+            let today = results[0].microsecondsPerAdvertisement
+            let figures = results.map { result -> String in
+                let cost = result.microsecondsPerAdvertisement
+                let figure = "\(result.keys) keys \(decimal(cost, digits: 2)) µs"
+                guard result.keys > 0 else { return figure }
+                let ratio = decimal(cost / max(today, 0.001), digits: 2)
+                let added = decimal(cost - today, digits: 2)
+                return figure + " (×\(ratio), +\(added) µs; \(result.resolved) of the phone's \(bench.phoneAdvertisements) resolved)"
+            }
+            print(
+                "track, private addresses (\(title); \(resolveAdvertisements) advertisements, 9 in 10 from 100 strangers' phones): "
+                    + figures.joined(separator: ", ")
+            )
+        }
+    }
+
+    private func replay(_ captures: String) async throws {
         let replayed = try CapturedBeaconEvents(folder: captures)
         var logger = Logger(label: "scannerd-bench", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .warning

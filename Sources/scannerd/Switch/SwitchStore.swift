@@ -17,8 +17,10 @@ struct SwitchStore: Sendable {
         return try JSONCoding.decoder().decode(ScanSwitch.self, from: FileSystem.readFile(path))
     }
 
-    /// Replaces the saved switch durably (see ``FileSystem/writeDurably(_:to:)``).
+    /// Replaces the saved switch durably (see ``FileSystem/writeDurably(_:to:mode:)``), readable
+    /// by its owner only: a listening scanner's switch carries the watched tags' keys
+    /// (``ScanSwitch/watchedKeys``).
     func save(_ scanSwitch: ScanSwitch) throws {
-        try FileSystem.writeDurably(try JSONCoding.encoder().encode(scanSwitch), to: path)
+        try FileSystem.writeDurably(try JSONCoding.encoder().encode(scanSwitch), to: path, mode: FileDescriptor.privateFileMode)
     }
 }

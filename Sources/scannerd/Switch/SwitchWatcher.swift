@@ -41,7 +41,7 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
         if let saved {
             logger.info("resuming the last known switch until switchd answers", metadata: metadata(of: saved))
             switches.yield(saved)
-            watchLists?.yield(saved.watchedTags ?? [])
+            watchLists?.yield(saved.watchedIdentities)
         }
         do {
             try await GracefulShutdown.cancelling { [self] in
@@ -69,7 +69,7 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
                     logger.info("switch changed", metadata: metadata(of: current))
                 }
                 if newList, let watchLists {
-                    watchLists.yield(current.watchedTags ?? [])
+                    watchLists.yield(current.watchedIdentities)
                     logger.info("watched tags changed", metadata: ["tags": "\(current.watchedTags?.count ?? 0)"])
                     if let leftOut = current.watchedLeftOut {
                         logger.warning("switchd left watched identities off to fit its answer", metadata: ["leftOut": "\(leftOut)"])

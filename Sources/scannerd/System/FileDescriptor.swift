@@ -35,9 +35,22 @@ struct FileDescriptor: Sendable, Hashable {
     /// Permissions of files this daemon creates: owner read-write, others read.
     static let createdFileMode: mode_t = 0o644
 
-    static func open(_ path: String, _ access: Access) throws(SystemError) -> FileDescriptor {
+    /// Permissions of files that hold secrets (the saved switch, with its watched keys): owner only.
+    static let privateFileMode: mode_t = 0o600
+
+    /// Opens `path`; a file created is given `mode`. With ``privateFileMode`` an existing file
+    /// is set to it too (`fchmod`), so a file made before keeps no wider permissions.
+    static func open(_ path: String, _ access: Access, mode: mode_t = createdFileMode) throws(SystemError) -> FileDescriptor {
         let fd = try Syscall.retryingInterrupts("open", path: path) {
-            Glibc.open(path, access.flags, createdFileMode)
+            Glibc.open(path, access.flags, mode)
+        }
+        if mode == privateFileMode {
+            do {
+                _ = try Syscall.retryingInterrupts("fchmod", path: path) { fchmod(fd, mode) }
+            } catch {
+                _ = Glibc.close(fd) // The fchmod already failed; that failure is the one reported.
+                throw error
+            }
         }
         return FileDescriptor(rawValue: fd)
     }

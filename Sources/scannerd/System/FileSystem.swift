@@ -87,11 +87,11 @@ enum FileSystem {
     /// `path`, and the directory `fsync`ed so the rename itself is durable.
     ///
     /// Throws on the first failing call; `path` is then unchanged (a temporary file may remain).
-    static func writeDurably(_ data: Data, to path: String) throws(SystemError) {
+    static func writeDurably(_ data: Data, to path: String, mode: mode_t = FileDescriptor.createdFileMode) throws(SystemError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/" + temporaryPrefix + url.lastPathComponent
-        try writeSynced(data, to: temporary)
+        try writeSynced(data, to: temporary, mode: mode)
         try rename(temporary, to: path)
         try syncDirectory(directory)
     }
@@ -99,8 +99,8 @@ enum FileSystem {
     /// Creates or empties `path`, writes `data` to it and `fsync`s it: the first half of
     /// ``writeDurably(_:to:)``, for callers that rename and sync the directory themselves.
     /// Throws on the first failing call, naming `path`.
-    static func writeSynced(_ data: Data, to path: String) throws(SystemError) {
-        let descriptor = try FileDescriptor.open(path, .replace)
+    static func writeSynced(_ data: Data, to path: String, mode: mode_t = FileDescriptor.createdFileMode) throws(SystemError) {
+        let descriptor = try FileDescriptor.open(path, .replace, mode: mode)
         do {
             try descriptor.write(data)
             try descriptor.sync()

@@ -8,9 +8,10 @@ import ScanContract
 extension SwitchdAPI {
     /// Track mode's allow-list: the watched list switchd sends with `scanner`'s switch (every
     /// tag, and a placed scanner's beacons, ``ScanSwitch/watchedTags``), read at once. Throws
-    /// like ``scanSwitch(of:afterRevision:watching:wait:)``.
+    /// like ``scanSwitch(of:afterRevision:watching:wait:)``. `irk` identities carry their keys
+    /// (``ScanSwitch/watchedIdentities``).
     func watchedList(of scanner: ScannerID) async throws -> [TagIdentity] {
-        try await scanSwitch(of: scanner, afterRevision: nil, watching: [], wait: .zero).watchedTags ?? []
+        try await scanSwitch(of: scanner, afterRevision: nil, watching: [], wait: .zero).watchedIdentities
     }
 
     /// `POST /v1/sightings`; returns switchd's receipt. Throws like ``scanSwitch(of:afterRevision:wait:)``.

@@ -57,8 +57,12 @@ struct TrackForwarder: Sendable {
         _ hearings: Heard, watching source: WatchSource = .readEvery
     ) async throws -> Int where Heard.Element == [TrackHearing] {
         var windows = TrackWindows(length: windowLength, watched: [])
+        // Phones and watches (`irk` tags): their private addresses resolved here, on the Pi.
+        var resolver = AddressResolver()
         if case .readEvery = source {
-            windows.watch(Set(try await api.watchedList(of: scannerID)))
+            let list = try await api.watchedList(of: scannerID)
+            windows.watch(Set(list))
+            resolver.watch(list)
         }
         let (inputs, continuation) = AsyncThrowingStream.makeStream(of: Input.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -83,18 +87,20 @@ struct TrackForwarder: Sendable {
             for try await input in inputs {
                 let closed: [Sighting]
                 switch input {
-                case .heard(let heard): closed = windows.add(heard.identities, rssi: heard.rssi, at: heard.time)
+                case .heard(let heard):
+                    closed = windows.add(resolver.resolving(heard.identities, at: heard.time), rssi: heard.rssi, at: heard.time)
                 case .windowsEnded(let time): closed = windows.close(before: time)
                 case .watch(let identities):
                     windows.watch(identities)
-                    logger.info("Watching tags", metadata: ["tags": "\(identities.count)"])
+                    resolver.watch(identities)
+                    logWatching(identities.count, resolver)
                     continue
                 }
                 guard !closed.isEmpty else { continue }
                 stored += await post(closed)
                 closedWindows += 1
                 if case .readEvery = source, closedWindows % refreshEvery == 0 {
-                    await refresh(&windows)
+                    await refresh(&windows, &resolver)
                 }
             }
             return stored + (await post(windows.close(before: .distantFuture)))
@@ -113,9 +119,21 @@ struct TrackForwarder: Sendable {
         }
     }
 
-    private func refresh(_ windows: inout TrackWindows) async {
+    /// Says how many tags are watched and how many keys are resolved against (never the keys).
+    private func logWatching(_ tags: Int, _ resolver: AddressResolver) {
+        logger.info("Watching tags", metadata: ["tags": "\(tags)", "keys": "\(resolver.keyCount)"])
+        if resolver.keysLeftOut > 0 {
+            logger.warning("More phone keys watched than are resolved; the rest are not followed", metadata: [
+                "keysLeftOut": "\(resolver.keysLeftOut)", "maxKeys": "\(AddressResolver.maxKeys)",
+            ])
+        }
+    }
+
+    private func refresh(_ windows: inout TrackWindows, _ resolver: inout AddressResolver) async {
         do {
-            windows.watch(Set(try await api.watchedList(of: scannerID)))
+            let list = try await api.watchedList(of: scannerID)
+            if Set(list) != windows.watched { resolver.watch(list) }
+            windows.watch(Set(list))
         } catch {
             logger.warning("Could not refresh the watched tags; keeping the list", metadata: ["error": "\(error)"])
         }

@@ -175,11 +175,13 @@ struct ServeCommand: AsyncParsableCommand {
         case .existing:
             break
         }
+        // Phones' keys are sealed in the store under this file's key (made on the first start).
+        let tagKeys = try TagKeyFile.sealer(stateDirectory: settings.stateDirectory)
         let adminFiles = try loadPageFiles(adminDir, page: "admin", logger: logger)
         let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
-            metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS
+            metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS, tagKeys: tagKeys
         ) { [portFile] port in
             logger.notice("Listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
             if let portFile { PortFile.write(port, to: portFile, logger: logger) }

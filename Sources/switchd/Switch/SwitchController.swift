@@ -11,6 +11,10 @@ struct SwitchController {
     /// Counts this controller's changes while they wait for the writer, so ingest makes way.
     let switchWrites: SwitchWritesWaiting
     var clock: any Clock<Duration> = ContinuousClock()
+    /// Opens the watched phones' keys for the scanner's own answer (``ScanSwitch/watchedKeys``).
+    var keys = TagKeySealer.ephemeral()
+    /// Keys that did not open, logged when their number changes.
+    let unopenedKeys = UnopenedKeys()
 
     /// How long a long-poll holds when the client does not say.
     static let defaultWait = 30.0
@@ -73,12 +77,25 @@ struct SwitchController {
     /// The switch, with the watched list when asked, and the watched-list watermark read before
     /// it (a tag, beacon, placement or floor changed after that read raises it above, so a wait
     /// from it misses nothing).
+    ///
+    /// The keys of watched `irk` tags go only to the scanner itself (its own scanner token):
+    /// an admin reading the same answer gets the fingerprints alone.
     private func servedSwitch(of scannerID: ScannerID, withTags: Bool, context: AppRequestContext) async throws -> (switch: ScanSwitch, tagsSeen: Int64) {
         let tagsSeen = await hub.watchedTags.value
         var scanSwitch = try await database.currentSwitch(of: scannerID)
         if withTags {
             let identities = try await database.watchedIdentities(of: scannerID)
-            scanSwitch = try WatchedTags.fitting(identities.all, in: scanSwitch)
+            var keys: [String: IdentityResolvingKey] = [:]
+            if context.principal?.role == .scanner, context.principal?.scannerID == scannerID, !identities.sealedKeys.isEmpty {
+                let opened = self.keys.opening(identities.sealedKeys)
+                keys = opened.keys
+                if await unopenedKeys.noteChanged(to: opened.unopened), opened.unopened > 0 {
+                    context.logger.error("Phone keys that do not open under this switchd's tag-keys.key are not sent", metadata: [
+                        "scanner": "\(scannerID)", "unopened": "\(opened.unopened)",
+                    ])
+                }
+            }
+            scanSwitch = try WatchedTags.fitting(identities.all, keys: keys, in: scanSwitch)
             if await hub.noteWatchedLeftOut(scanSwitch.watchedLeftOut ?? 0, by: scannerID), let leftOut = scanSwitch.watchedLeftOut {
                 context.logger.error("Watched list too long for the switch answer: the farthest beacons, then the newest tags, are left off", metadata: [
                     "scanner": "\(scannerID)", "tags": "\(identities.tags.count)", "beacons": "\(identities.beacons.count)",

@@ -10,6 +10,8 @@ struct TagsController {
     let windows: TagWindowCloser
     /// Tags that may be registered at once (``Limits/maxTags``).
     var maxTags = Limits.defaultMaxTags
+    /// Fingerprints and seals phones' keys (`irk` tags) before they are stored.
+    var keys = TagKeySealer.ephemeral()
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/v1/tags", use: create)
@@ -23,8 +25,10 @@ struct TagsController {
 
     /// 201; 409 when a tag has the identity or ``maxTags`` are registered; 422 naming a bad field.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let new = try await request.decodeJSON(NewTag.self, context: context)
-        let tag = try await database.createTag(new, max: maxTags)
+        var new = try await request.decodeJSON(NewTag.self, context: context)
+        let sealed = try keys.sealing(new.identity)
+        new.identity = sealed.identity
+        let tag = try await database.createTag(new, max: maxTags, sealedKey: sealed.sealedKey)
         await hub.watchedTags.bump()
         return try .json(tag, status: .created)
     }
@@ -45,8 +49,10 @@ struct TagsController {
     /// 200 with the tag as it now is; 404, 409 and 422 as for create.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.pathID("tag")
-        let patch = try await request.decodeJSON(TagPatch.self, context: context)
-        let tag = try await database.updateTag(id, with: patch)
+        var patch = try await request.decodeJSON(TagPatch.self, context: context)
+        let sealed = try patch.identity.map(keys.sealing)
+        patch.identity = sealed?.identity
+        let tag = try await database.updateTag(id, with: patch, sealedKey: sealed?.sealedKey)
         await hub.watchedTags.bump()
         return try .json(tag)
     }

@@ -40,6 +40,7 @@ import Testing
                 "v4-tags-in-presence",
                 "v4-mqtt-published-tags",
                 "v4-visitor-tokens",
+                "v4-tag-keys",
                 "v4-enrolment-codes",
             ])
         }

@@ -47,6 +47,7 @@ package enum PostgresMigrations {
         ("v4-tags-in-presence", PostgresSchemaTagsInPresence.tagPresence),
         ("v4-mqtt-published-tags", PostgresSchemaMQTTPublishedTags.publishedTags),
         ("v4-visitor-tokens", PostgresSchemaVisitorTokens.visitorRole),
+        ("v4-tag-keys", PostgresSchemaTagKeys.keys),
         ("v4-enrolment-codes", PostgresSchemaEnrolmentCodes.codes),
     ]
 
