@@ -10,10 +10,13 @@ Exits non-zero on the first failed step, after a screenshot of it.
 """
 
 import datetime
+import json
 import math
 import os
+import re
 import sys
 import urllib.error
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -156,6 +159,24 @@ def run(page):
     if "fixed-c" in [o.get_attribute("value") for o in Select(page.by_id("scanner-select")).options]:
         raise AssertionError("the deleted scanner is still offered under Survey")
     page.shot("scanner-deleted", show="scanners")
+
+    print("==> a Pi added from the Scanners card: a one-time code and the command for the Pi")
+    page.by_id("enrol-scanner").send_keys("pi-enrolled")
+    page.by_id("enrol-make").click()
+    page.wait("the command for the Pi", lambda: page.js("return !document.getElementById('enrol-result').hidden"))
+    command = page.text("enrol-command")
+    code = page.js("return document.getElementById('enrol-command').dataset.code")
+    if not re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}", code or "") or f"sudo scannerd enrol {BASE} {code}" not in command:
+        raise AssertionError(f"the command shown: {command!r} (code {code!r})")
+    page.wait("the new scanner in the card", lambda: driver.find_elements(By.CSS_SELECTOR, "#scanner-list li[data-scanner-id='pi-enrolled']"))
+    page.shot("pi-enrol-code", show="scanners")
+    # The code shown is the one switchd made: it enrols pi-enrolled, once.
+    request = urllib.request.Request(BASE + "/v1/enrol", data=json.dumps({"code": code}).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        if json.loads(response.read())["scannerID"] != "pi-enrolled":
+            raise AssertionError("the code enrolled another scanner")
+    print(f"    {command}")
 
 
 def main():

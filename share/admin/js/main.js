@@ -858,6 +858,7 @@ function wire() {
   on('locate-stop', 'click', stopLocating);
   on('integrations-refresh', 'click', () => loadIntegrations(api, $));
   on('scanners-refresh', 'click', async () => { await loadScanners(); renderPlan(); });
+  on('enrol-form', 'submit', (event) => { event.preventDefault(); return scanners.enrol($('enrol-scanner').value.trim()); });
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
   on('plan', 'pointerup', tapPlan);

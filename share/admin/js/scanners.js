@@ -64,6 +64,23 @@ export class ScannersPanel {
     if (this.scanners.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No scanners yet.' }));
   }
 
+  /**
+   * Makes a one-time enrolment code for `scannerID` (POST /v1/enrolments, registering the scanner
+   * when new) and shows the command to run on the Pi: `scannerd enrol` with this page's origin, the
+   * code and, over HTTPS, switchd's public-key pin (docs/raspberry-pi.md).
+   */
+  async enrol(scannerID) {
+    const made = await this.api.request('POST', '/v1/enrolments', { json: { scannerID } });
+    const minutes = Math.round((Date.parse(made.expires) - Date.now()) / 60000);
+    const trust = made.pin ? ` --pin '${made.pin}'` : '';
+    this.$('enrol-command').textContent = `sudo scannerd enrol ${window.location.origin} ${made.code}${trust}`;
+    this.$('enrol-command').dataset.code = made.code;
+    this.$('enrol-minutes').textContent = String(Math.max(minutes, 1));
+    this.$('enrol-result').hidden = false;
+    this.say(`Enrolment code for "${made.scannerID}" made${made.scannerRegistered ? '; the scanner is registered' : ''}.`);
+    await this.changed();
+  }
+
   /** Deletes the scanner once the admin confirms; its readings stay (docs/openapi.yaml). */
   async remove(scanner) {
     const question = `Delete scanner "${scanner.id}"? Its switch, placement, positions and tokens go; the readings it took stay.`;
