@@ -39,15 +39,14 @@ extension AppDatabase {
         }
     }
 
-    /// Forgets the floor's geo-reference.
+    /// Forgets the floor's geo-reference. Idempotent: a floor without one stays without one.
     ///
-    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor or one not geo-referenced.
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     package func deleteGeoreference(ofFloor floorID: Int64) async throws {
         try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
             guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
-            let deleted = try GeoreferencePointRecord.delete(sql, ofFloor: floorID)
-            if deleted == 0 { throw StoreError.notFound("floor \(floorID) is not geo-referenced") }
+            _ = try GeoreferencePointRecord.delete(sql, ofFloor: floorID)
         }
     }
 

@@ -43,15 +43,19 @@ extension AppDatabase {
         try await readStatements { sql in try ScannerPlacementRecord.fetchAll(sql, onFloor: floorID).map { try $0.placement() } }
     }
 
-    /// Makes the scanner a roaming one again; its sightings stay.
+    /// Makes the scanner a roaming one again; its sightings stay. Idempotent: a registered
+    /// scanner that is not placed stays so (a second DELETE, or one that raced another, is not an
+    /// error).
     ///
-    /// - Throws: ``StoreError/notFound(_:)`` when it was not placed.
+    /// - Throws: ``StoreError/notFound(_:)`` for an unknown scanner.
     package func unplaceScanner(_ scannerID: ScannerID) async throws {
         try await writeStatements { sql in
             try sql.lock(Self.placementLock(scannerID))
-            try Self.announceWatchedChange(in: sql)
-            guard try sql.execute("DELETE FROM scanner_placement WHERE scanner_id = ?", [.text(scannerID.rawValue)]) > 0 else {
-                throw StoreError.notFound("scanner \(scannerID) is not a placed fixed scanner")
+            guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(scannerID.rawValue)]) != nil else {
+                throw StoreError.notFound("no scanner \(scannerID)")
+            }
+            if try sql.execute("DELETE FROM scanner_placement WHERE scanner_id = ?", [.text(scannerID.rawValue)]) > 0 {
+                try Self.announceWatchedChange(in: sql)
             }
         }
     }

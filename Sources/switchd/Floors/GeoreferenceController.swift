@@ -31,7 +31,7 @@ struct GeoreferenceController {
         try .json(await database.georeference(ofFloor: context.pathID("floor")))
     }
 
-    /// 204; 404 when there was none.
+    /// 204, also when the floor had none (idempotent); 404 for an unknown floor.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await database.deleteGeoreference(ofFloor: context.pathID("floor"))
         return Response(status: .noContent)

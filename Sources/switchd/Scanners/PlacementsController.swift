@@ -33,7 +33,7 @@ struct PlacementsController {
         return try .json(placement)
     }
 
-    /// 204: the scanner roams again; 404 when it was not placed.
+    /// 204: the scanner roams again, also when it was not placed (idempotent); 404 for an unknown scanner.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await database.unplaceScanner(context.pathScannerID())
         await hub.watchedTags.bump()

@@ -51,7 +51,8 @@ import Testing
 
             #expect(try await client.execute(uri: "/v1/floors/\(world.ground.id)/georeference", method: .delete).status == .noContent)
             #expect(try await client.expect(.ok, get: "/v1/locations/\(world.a.id)", as: Location.self).latitude == nil)
-            #expect(try await client.execute(uri: "/v1/floors/\(world.ground.id)/georeference", method: .delete).status == .notFound)
+            #expect(try await client.execute(uri: "/v1/floors/\(world.ground.id)/georeference", method: .delete).status == .noContent, "idempotent")
+            #expect(try await client.execute(uri: "/v1/floors/999999/georeference", method: .delete).status == .notFound, "an unknown floor")
             #expect(try await client.expect(.ok, get: "/v1/floors/\(world.ground.id)/georeference", as: Georeference?.self) == nil)
         }
     }

@@ -89,7 +89,8 @@ struct PostgresTagStoreTests {
                 try await database.placeScanner(try ScannerID("nobody"), NewScannerPlacement(floorID: ground.id, x: 1, y: 2))
             }
             try await database.unplaceScanner(try ScannerID("a"))
-            await #expect(throws: StoreError.notFound("scanner a is not a placed fixed scanner")) { try await database.unplaceScanner(try ScannerID("a")) }
+            try await database.unplaceScanner(try ScannerID("a"))   // idempotent
+            await #expect(throws: StoreError.notFound("no scanner nobody")) { try await database.unplaceScanner(try ScannerID("nobody")) }
             await #expect(throws: StoreError.notFound("scanner a is not a placed fixed scanner")) { try await database.placement(of: try ScannerID("a")) }
             #expect(try await database.placements() == [moved])
         }
