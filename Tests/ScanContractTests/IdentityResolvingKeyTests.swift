@@ -28,6 +28,10 @@ import Testing
             ("zz0234a357c8ad05341010a60a397d9b", "not all are hex digits"),
             ("7AI0o1fIrQU0EBCm", "base64 of 12 bytes"),
             ("not a key!", "neither"),
+            // Fullwidth digits are hex digits to `Character.isHexDigit` but not to `UInt8(_:radix:)`:
+            // once a trap (a scanner's sighting could carry them).
+            (String(repeating: "\u{FF10}", count: 32), "not all are hex digits"),
+            (String(repeating: "\u{FF21}", count: 31) + "0", "not all are hex digits"),
         ]
         for (text, reason) in cases {
             let error = #expect(throws: FieldError.self) { try IdentityResolvingKey(parsing: text) }

@@ -44,18 +44,15 @@ public struct IdentityResolvingKey: Hashable, Sendable, CustomStringConvertible,
         var bytes: [UInt8]
         let defaultOrder: ByteOrder
         // Base64 of 16 bytes ends in "==", so text of hex digits only is hex.
-        if !digits.isEmpty, digits.allSatisfy(\.isHexDigit) {
+        // ASCII digits only: `Character.isHexDigit` also takes fullwidth forms (U+FF10…), which
+        // `UInt8(_:radix:)` does not read.
+        let hexValues = digits.map { $0.asciiValue.flatMap(Self.hexValue) }
+        if !digits.isEmpty, hexValues.allSatisfy({ $0 != nil }) {
             guard digits.count == 32 else {
                 throw FieldError("must be 16 bytes: 32 hex digits or base64, got \(digits.count) hex digits")
             }
-            var parsed: [UInt8] = []
-            var index = digits.startIndex
-            while index < digits.endIndex {
-                let next = digits.index(index, offsetBy: 2)
-                parsed.append(UInt8(digits[index..<next], radix: 16)!) // Two hex digits, checked above.
-                index = next
-            }
-            bytes = parsed
+            let nibbles = hexValues.compactMap { $0 }
+            bytes = stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
             defaultOrder = .msbFirst
         } else if digits.count == 32 {
             throw FieldError("has 32 characters but not all are hex digits (0-9, a-f)")
@@ -68,6 +65,16 @@ public struct IdentityResolvingKey: Hashable, Sendable, CustomStringConvertible,
         }
         if (order ?? defaultOrder) == .lsbFirst { bytes.reverse() }
         self.init(bytes: bytes)
+    }
+
+    /// The value of an ASCII hex digit, or nil.
+    private static func hexValue(_ ascii: UInt8) -> UInt8? {
+        switch ascii {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): ascii - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): ascii - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): ascii - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// 32 lower-case hex digits, most significant byte first: how the key travels to a listening

@@ -64,7 +64,9 @@ public enum TagIdentity: Hashable, Sendable {
     /// - Throws: ``FieldError`` saying how many hex digits were expected.
     public static func hex(_ text: String, bytes: Int) throws(FieldError) -> String {
         let lower = text.lowercased()
-        guard lower.count == bytes * 2, lower.allSatisfy({ $0.isHexDigit }) else {
+        // ASCII only: `Character.isHexDigit` also takes fullwidth digits, which nothing reads back as bytes.
+        let isHex = lower.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        guard lower.utf8.count == bytes * 2, isHex else {
             throw FieldError("must be \(bytes * 2) hex digits, got \"\(text)\"")
         }
         return lower

@@ -65,6 +65,13 @@ struct EnrolCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before the code is spent: a code traded for a token that cannot be written is lost.
+        for path in [tokenFile, configPath] {
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            guard access(folder.isEmpty ? "/" : folder, W_OK) == 0 else {
+                throw EnrolError("cannot write \(path) (\(String(cString: strerror(errno)))): run scannerd enrol as root (sudo); the code was not used")
+            }
+        }
         let http = try CurlHTTPClient.trusting(caFile: caFile, pin: pin, deadline: { $0 + .seconds(5) })
         let enrolment = try await fetchToken(with: http)
         let account = geteuid() == 0 ? ReplacedFile.account(owner) : nil
@@ -109,6 +116,11 @@ struct EnrolCommand: AsyncParsableCommand {
         var settings = [("switchd", url.absoluteString), ("scanner-id", scannerID.rawValue), ("token-file", tokenFile)]
         if let caFile { settings.append(("ca-file", caFile)) }
         if let pin { settings.append(("pin", pin)) }
+        // The trust this enrolment used replaces any other: scannerd refuses ca-file and pin together,
+        // and a stale one would make it distrust this switchd.
+        for key in ["ca-file", "pin"] where !settings.contains(where: { $0.0 == key }) {
+            text = TOMLSettingEdit.commentingOut(key, in: text)
+        }
         for (key, value) in settings {
             text = TOMLSettingEdit.setting(key, to: value, in: text)
         }
@@ -134,8 +146,13 @@ struct EnrolCommand: AsyncParsableCommand {
         print(status == 0 ? "restarted \(unit)" : "systemctl restart \(unit) failed: see journalctl -u \(unit)")
     }
 
+    /// Whether `host` is this machine: `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 (an
+    /// address, not a name such as `127.0.0.1.example.com`).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 }
 

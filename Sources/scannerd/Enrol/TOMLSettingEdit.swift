@@ -18,6 +18,14 @@ enum TOMLSettingEdit {
         return lines.joined(separator: "\n")
     }
 
+    /// The text with every active line of `key` commented out (`#key = …`), so a setting that no
+    /// longer applies falls back to its default and stays visible to the operator.
+    static func commentingOut(_ key: String, in text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            keyOf(String(line), commented: false) == key ? "#" + line.drop(while: { $0 == " " || $0 == "\t" }) : line
+        }.joined(separator: "\n")
+    }
+
     /// The key a line sets (`key = …`), or, with `commented`, the key of a commented-out setting
     /// (`#key = …`); nil for anything else.
     static func keyOf(_ line: String, commented: Bool) -> String? {

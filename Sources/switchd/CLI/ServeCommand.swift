@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOSSL
 import ScanContract
 import SwitchdStore
 
@@ -166,7 +167,30 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever a library records with swift-metrics lands in the same registry as switchd's own.
         MetricsSystem.bootstrap(metrics.factory)
         let systemd = try SystemdNotifier()
+        // Phones' keys are sealed in the store under this file's key (made on the first start).
+        let tagKeys = try TagKeyFile.sealer(stateDirectory: settings.stateDirectory)
+        let adminFiles = try loadPageFiles(adminDir, page: "admin", logger: logger)
+        let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let database = try await openDatabase(stateDirectory: settings.stateDirectory)
+        do {
+            try await serve(
+                settings: settings, database: database, logger: logger, metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin,
+                mqttTLS: mqttTLS, tagKeys: tagKeys, adminFiles: adminFiles, visitFiles: visitFiles
+            )
+        } catch {
+            // A store left open would trap on PostgreSQL (a pooled connection must be closed before it goes).
+            try? await database.close()
+            throw error
+        }
+        // PostgreSQL's pooled connections are closed before they go (SQLite's close with the store).
+        try? await database.close()
+    }
+
+    /// Runs switchd over the open `database` until it is told to stop.
+    private func serve(
+        settings: Settings, database: AppDatabase, logger: Logger, metrics: SwitchdMetrics, systemd: SystemdNotifier, tls: NIOSSLContext?,
+        tlsPin: String?, mqttTLS: NIOSSLContext?, tagKeys: TagKeySealer, adminFiles: AdminFiles?, visitFiles: AdminFiles?
+    ) async throws {
         switch try await AdminTokenBootstrap.run(database: database, stateDirectory: settings.stateDirectory, configuredFile: adminTokenFile) {
         case .configured(let path):
             logger.info("Admin token taken from --admin-token-file", metadata: ["file": "\(path)"])
@@ -175,10 +199,6 @@ struct ServeCommand: AsyncParsableCommand {
         case .existing:
             break
         }
-        // Phones' keys are sealed in the store under this file's key (made on the first start).
-        let tagKeys = try TagKeyFile.sealer(stateDirectory: settings.stateDirectory)
-        let adminFiles = try loadPageFiles(adminDir, page: "admin", logger: logger)
-        let visitFiles = try loadPageFiles(visitDir, page: "visit", logger: logger)
         let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
             metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS, tagKeys: tagKeys
@@ -189,8 +209,6 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil)
         })
         try await app.runService()
-        // PostgreSQL's pooled connections are closed before they go (SQLite's close with the store).
-        try? await database.close()
     }
 }
 

@@ -50,3 +50,20 @@ struct TOMLSettingEditTests {
         #expect(!CurlTrust.isPin("md5//" + String(repeating: "A", count: 43) + "="))
     }
 }
+
+/// `scannerd enrol`'s checks before it sends the code.
+@Suite("scannerd enrol: what it refuses before spending a code")
+struct EnrolGuardTests {
+    @Test func onlyLoopbackAddressesMayBePlainHTTP() {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] { #expect(EnrolCommand.isLoopback(host), "\(host)") }
+        for host in ["127.0.0.1.nip.io", "127.example.com", "10.0.0.1", "128.0.0.1", "switchd.local"] {
+            #expect(!EnrolCommand.isLoopback(host), "\(host)")
+        }
+    }
+
+    @Test func theOtherTrustIsCommentedOutSoScannerdStarts() {
+        let text = "ca-file = \"/etc/floorscan/tls/switchd.crt\"\n#pin = \"sha256//x\"\n"
+        let edited = TOMLSettingEdit.setting("pin", to: "sha256//new=", in: TOMLSettingEdit.commentingOut("ca-file", in: text))
+        #expect(edited == "#ca-file = \"/etc/floorscan/tls/switchd.crt\"\n#pin = \"sha256//x\"\npin = \"sha256//new=\"\n")
+    }
+}

@@ -56,7 +56,13 @@ struct EnrolmentTests {
 
             // Typed as a person might: lower case, no dashes, an O for a 0.
             let typed = made.code.replacingOccurrences(of: "-", with: "").lowercased().replacingOccurrences(of: "0", with: "o")
-            let enrolled = try await client.expect(.created, .post, "/v1/enrol", json: EnrolmentRequest(code: typed), as: Enrolment.self)
+            // No valid token: the code is the credential (a token switchd does not know is not even looked at).
+            let answer = try await client.execute(
+                uri: "/v1/enrol", method: .post, headers: [.authorization: "Bearer not-a-token", .contentType: "application/json"],
+                body: jsonBody(EnrolmentRequest(code: typed))
+            )
+            #expect(answer.status == .created)
+            let enrolled = try decoded(Enrolment.self, answer)
             #expect(enrolled.scannerID.rawValue == "pi-hall" && enrolled.token.hasPrefix(BearerToken.prefix))
             #expect(try await client.get("/v1/scanners/pi-hall/switch", headers: bearer(enrolled.token)).status == .ok, "the token speaks for pi-hall")
             #expect(try await client.get("/v1/scanners/default/switch", headers: bearer(enrolled.token)).status == .forbidden, "and for no other")
@@ -69,10 +75,16 @@ struct EnrolmentTests {
             #expect(usedMessage.contains("was used at"), "\(usedMessage)")
             #expect(try await site.tokenCount() == tokens, "a used code issues nothing")
 
-            // The code is kept only as a hash and never logged; the token is never logged either.
-            let stored = try await site.database.writer.read { db in try String.fetchAll(db, sql: "SELECT hex(hash) || scanner_id FROM enrolment_code") }
+            // The code is kept only as its hash and never logged; the token is never logged either.
             let bare = made.code.replacingOccurrences(of: "-", with: "")
-            #expect(!stored.contains { $0.contains(bare) })
+            let stored = try await site.database.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT hash, scanner_id, name FROM enrolment_code").map { row -> ([UInt8], String) in
+                    let hash: Data = row["hash"]
+                    return (Array(hash), "\(row["scanner_id"] as String? ?? "") \(row["name"] as String? ?? "")")
+                }
+            }
+            #expect(stored.map(\.0) == [EnrolmentController.hash(bare)], "the SHA-256 of the normalised code, nothing else")
+            #expect(!stored.contains { $0.1.contains(bare) || $0.1.contains(made.code) })
             #expect(!site.sink.all.contains { $0.contains(bare) || $0.contains(made.code) || $0.contains(enrolled.token) }, "\(site.sink.all)")
             #expect(site.sink.all.contains { $0.contains("Scanner enrolled") })
         }
@@ -102,7 +114,10 @@ struct EnrolmentTests {
             #expect(try await client.execute(uri: "/v1/scanners/pi-gone", method: .delete).status == .noContent)
             let gone = try await client.send(.post, "/v1/enrol", json: EnrolmentRequest(code: other.code))
             #expect(gone.status == .forbidden)
-            #expect(try errorBody(gone).message.contains("was deleted"))
+            #expect(try errorBody(gone).message.contains("no such enrolment code"), "deleting the scanner deleted its unused codes")
+            // Registered again, the ID is a new scanner: the old code does not enrol it.
+            _ = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: try ScannerID("pi-gone")), as: ScanContract.Scanner.self)
+            #expect(try await client.send(.post, "/v1/enrol", json: EnrolmentRequest(code: other.code)).status == .forbidden)
             #expect(try await site.tokenCount() == tokens)
         }
     }

@@ -65,7 +65,7 @@ struct IRKTagTests {
                 answers.append(String(buffer: answer.body))
             }
             #expect(answers.contains { $0.contains("\"positions\":[{") || $0.contains("\"x\":") }, "the phone was located")
-            #expect(answers.contains { $0.contains("missingTagHeard") || $0.contains("missing") }, "its event was raised")
+            #expect(answers.contains { $0.contains("\"kind\":\"missingTagHeard\"") }, "its event was raised (on /v1/events)")
             #expect(answers.contains { $0.contains(irk.fingerprint) })
             return answers
         }

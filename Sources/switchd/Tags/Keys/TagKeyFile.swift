@@ -19,6 +19,12 @@ enum TagKeyFile {
     static func sealer(stateDirectory: String) throws -> TagKeySealer {
         let path = stateDirectory + "/" + name
         if access(path, F_OK) != 0 {
+            // On PostgreSQL nothing else may have made the state directory (the database is elsewhere).
+            do {
+                try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw TokenFileError(path: path, reason: "cannot make its folder: \(error.localizedDescription)")
+            }
             try create(path)
         }
         let text: String
