@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import DaemonSupport
+import Positioning
 import ScanContract
 
 /// What `scannerd bench` measures of phones (`irk` tags): track mode's path for one advertisement
@@ -37,7 +38,7 @@ struct ResolutionBench {
     /// `strangers` phones taking turns; every device makes a new address every `rotateEvery` of
     /// its advertisements (1: every advertisement is an address never heard, the worst case).
     static func make(count: Int, strangers: Int = 100, rotateEvery: Int) -> ResolutionBench {
-        var random = BenchRandom(seed: 30)
+        var random = SeededGenerator(seed: 30)
         let phoneKey = IdentityResolvingKey(bytes: (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         let phoneCipher = ResolvingCipher(key: phoneKey)!
         let strangerCiphers = (0..<strangers).map { _ in
@@ -62,7 +63,7 @@ struct ResolutionBench {
 
     /// Runs the stream with the phone's key and `keys - 1` others watched (none watched for 0).
     func run(keys: Int) -> Result {
-        var random = BenchRandom(seed: UInt64(keys) + 1)
+        var random = SeededGenerator(seed: UInt64(keys) + 1)
         var watched: [TagIdentity] = []
         if keys > 0 {
             watched.append(.irk(IRKIdentity(fingerprint: "0000000000000000", key: phoneKey)))
@@ -102,19 +103,6 @@ struct ResolutionBench {
         let report: [UInt8] = [0x00, 0x01] + address.octets.reversed() + [UInt8(data.count)] + data + [UInt8(bitPattern: rssi)]
         let parameters: [UInt8] = [0x02, 0x01] + report
         return [0x04, 0x3E, UInt8(parameters.count)] + parameters
-    }
-}
-
-/// SplitMix64: the same stream on every run (the bench's, and the tests' addresses).
-struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

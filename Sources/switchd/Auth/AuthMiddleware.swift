@@ -130,15 +130,6 @@ struct AuthMiddleware: RouterMiddleware {
     /// Logs and counts a failed authentication; the token itself is never logged. One line per
     /// failure until the address is throttled, then none while it is.
     private func recordFailure(reason: String, request: Request, context: AppRequestContext) {
-        metrics.recordAuthFailure(reason: reason)
-        let metadata: Logger.Metadata = ["address": "\(context.clientAddress)", "reason": "\(reason)", "path": "\(request.uri.path)"]
-        switch throttle.recordFailure(from: context.clientAddress) {
-        case .counted(let failures):
-            context.logger.warning("Authentication failed", metadata: metadata.merging(["failures": "\(failures)"]) { $1 })
-        case .throttled(let wait):
-            context.logger.warning("Authentication failed too often: address throttled", metadata: metadata.merging([
-                "failures": "\(throttle.policy.maxFailures)", "retryAfterSeconds": "\(wait.wholeSecondsRoundedUp)",
-            ]) { $1 })
-        }
+        throttle.recordRefusal("Authentication", reason: reason, metadata: ["path": "\(request.uri.path)"], context: context, metrics: metrics)
     }
 }

@@ -1,4 +1,5 @@
 import DaemonSupport
+import Logging
 import Synchronization
 
 /// Counts failed authentications (a token presented but malformed, unknown or revoked) per
@@ -73,6 +74,24 @@ final class FailedAuthThrottle: Sendable {
                 return .throttled(retryAfter: entry.windowStart + policy.window - now)
             }
             return .counted(failures: entry.failures)
+        }
+    }
+
+    /// Counts a refused credential (a token, an enrolment code) from the request's address in
+    /// `metrics` and here, and logs it without the credential: `"<what> failed"` with the address,
+    /// reason and `metadata`, one line per failure until the address is throttled, then one saying so.
+    func recordRefusal(
+        _ what: String, reason: String, metadata: Logger.Metadata = [:], context: AppRequestContext, metrics: SwitchdMetrics
+    ) {
+        metrics.recordAuthFailure(reason: reason)
+        let metadata = metadata.merging(["address": "\(context.clientAddress)", "reason": "\(reason)"]) { $1 }
+        switch recordFailure(from: context.clientAddress) {
+        case .counted(let failures):
+            context.logger.warning("\(what) failed", metadata: metadata.merging(["failures": "\(failures)"]) { $1 })
+        case .throttled(let wait):
+            context.logger.warning("\(what) failed too often: address throttled", metadata: metadata.merging([
+                "failures": "\(policy.maxFailures)", "retryAfterSeconds": "\(wait.wholeSecondsRoundedUp)",
+            ]) { $1 })
         }
     }
 

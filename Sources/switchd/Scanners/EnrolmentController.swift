@@ -71,27 +71,14 @@ struct EnrolmentController {
         case .scannerGone(let id):
             refusal = "scanner \(id), which this code enrols, was deleted; make a new code"
         }
-        record(failure: outcome, context: context)
-        throw APIError(.forbidden, code: "enrolment_refused", message: refusal)
-    }
-
-    private func record(failure outcome: EnrolmentOutcome, context: AppRequestContext) {
         let reason = switch outcome {
         case .unknown: "unknown_code"
         case .used: "used_code"
         case .expired: "expired_code"
         case .scannerGone, .enrolled: "scanner_gone"
         }
-        metrics.recordAuthFailure(reason: reason)
-        let metadata: Logger.Metadata = ["address": "\(context.clientAddress)", "reason": "\(reason)"]
-        switch throttle.recordFailure(from: context.clientAddress) {
-        case .counted(let failures):
-            context.logger.warning("Enrolment refused", metadata: metadata.merging(["failures": "\(failures)"]) { $1 })
-        case .throttled(let wait):
-            context.logger.warning("Enrolment refused too often: address throttled", metadata: metadata.merging([
-                "retryAfterSeconds": "\(wait.wholeSecondsRoundedUp)",
-            ]) { $1 })
-        }
+        throttle.recordRefusal("Enrolment", reason: reason, context: context, metrics: metrics)
+        throw APIError(.forbidden, code: "enrolment_refused", message: refusal)
     }
 
     static func hash(_ normalisedCode: String) -> [UInt8] {

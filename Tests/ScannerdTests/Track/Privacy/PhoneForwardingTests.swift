@@ -1,3 +1,4 @@
+import Positioning
 import Clocks
 import Foundation
 import Harness
@@ -25,7 +26,7 @@ struct PhoneForwardingTests {
         }
         let mine = try PrivateAddressTests.cipher()
         let strangers = try PrivateAddressTests.cipher("00112233445566778899aabbccddeeff")
-        var random = BenchRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var hearings: [[TrackHearing]] = []
         var strangerAddresses: Set<MACAddress> = []

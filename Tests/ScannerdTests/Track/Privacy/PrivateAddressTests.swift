@@ -1,3 +1,4 @@
+import Positioning
 import Foundation
 import ScanContract
 import Testing
@@ -35,7 +36,7 @@ struct PrivateAddressTests {
     @Test func madeAddressesResolveWithTheirKeyOnly() throws {
         let mine = try Self.cipher()
         let other = try Self.cipher("00112233445566778899aabbccddeeff")
-        var generator = BenchRandom(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<200 {
             let address = try #require(PrivateAddress.make(random: UInt32(truncatingIfNeeded: generator.next()), with: mine))
             #expect(PrivateAddress.isResolvable(address))
@@ -62,7 +63,7 @@ struct PrivateAddressTests {
         #expect(resolver.resolving([stranger], at: time) == [stranger])
         #expect(resolver.cachedCount == 2, "the phone and the stranger, each resolved once")
 
-        var generator = BenchRandom(seed: 1)
+        var generator = SeededGenerator(seed: 1)
         let other = try Self.cipher("00112233445566778899aabbccddeeff")
         for _ in 0..<10 {
             let address = try #require(PrivateAddress.make(random: UInt32(truncatingIfNeeded: generator.next()), with: other))
