@@ -148,13 +148,7 @@ struct SwitchWatcherTests {
             default: return try await Self.hold()
             }
         }
-        let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self)
-        let (lists, listContinuation) = AsyncStream.makeStream(of: [TagIdentity].self)
-        let watcher = SwitchWatcher(
-            api: SwitchdAPI(baseURL: Self.baseURL, client: client), scannerID: testScanner,
-            store: SwitchStore(path: directory.file("switch.json")), switches: switchContinuation,
-            events: try EventLog(.none, logger: quietLogger), logger: quietLogger, clock: TestClock(), watchLists: listContinuation
-        )
+        let (watcher, switches, switchContinuation, lists) = try listeningWatcher(client, directory)
         let running = Task { try await watcher.run() }
         var received = lists.makeAsyncIterator()
         #expect(await received.next() == [bike])
@@ -170,5 +164,56 @@ struct SwitchWatcherTests {
         #expect(urls[1] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&watched=\(WatchedTags.digest(of: [bike]))")
         #expect(urls[2].hasSuffix("&watched=\(WatchedTags.digest(of: [keys, bike]))"), "the digest does not depend on order")
         #expect(try SwitchStore(path: directory.file("switch.json")).load() == second)
+    }
+
+    /// A phone's key that arrives for a fingerprint the scanner already watches (a switchd whose
+    /// tag-keys.key could not open it answered before) is a new list: handed on with the key, and
+    /// the next long-poll names the keyed list, so switchd does not answer it again.
+    @Test func aKeyArrivingForAWatchedPhoneIsANewList() async throws {
+        let directory = try TemporaryDirectory()
+        let key = IdentityResolvingKey(bytes: Array(0..<16))
+        let phone = TagIdentity.irk(IRKIdentity(fingerprint: "00112233aabbccdd"))
+        var listing = scanSwitch(2)
+        listing.watchedTags = [phone]
+        let withoutKey = listing
+        listing.watchedKeys = [WatchedKey(fingerprint: "00112233aabbccdd", key: key)]
+        let withKey = listing
+        let client = ScriptedHTTPClient { [self] _, index in
+            switch index {
+            case 0: return try response(withoutKey)
+            case 1: return try response(withKey)
+            default: return try await Self.hold()
+            }
+        }
+        let (watcher, _, switchContinuation, lists) = try listeningWatcher(client, directory)
+        let running = Task { try await watcher.run() }
+        var received = lists.makeAsyncIterator()
+        let first = try #require(await received.next())
+        guard case .irk(let unkeyed) = try #require(first.first) else { Issue.record("not an irk identity"); return }
+        #expect(unkeyed.key == nil)
+        let second = try #require(await received.next())
+        guard case .irk(let keyed) = try #require(second.first) else { Issue.record("not an irk identity"); return }
+        #expect(keyed.key == key, "the same fingerprint, now with its key")
+        running.cancel()
+        try await running.value
+        switchContinuation.finish()
+        let urls = await client.requests.map(\.url.absoluteString)
+        #expect(WatchedTags.digest(of: [phone]) != WatchedTags.digest(of: [phone], keyed: ["00112233aabbccdd"]))
+        #expect(urls[1].hasSuffix("&watched=\(WatchedTags.digest(of: [phone]))"))
+        #expect(urls[2].hasSuffix("&watched=\(WatchedTags.digest(of: [phone], keyed: ["00112233aabbccdd"]))"))
+    }
+
+    /// A watcher of a listening scanner (its watched lists handed on) over `client`, saving to `directory`.
+    private func listeningWatcher(_ client: ScriptedHTTPClient, _ directory: TemporaryDirectory) throws -> (
+        SwitchWatcher, AsyncStream<ScanSwitch>, AsyncStream<ScanSwitch>.Continuation, AsyncStream<[TagIdentity]>
+    ) {
+        let (switches, switchContinuation) = AsyncStream.makeStream(of: ScanSwitch.self)
+        let (lists, listContinuation) = AsyncStream.makeStream(of: [TagIdentity].self)
+        let watcher = SwitchWatcher(
+            api: SwitchdAPI(baseURL: Self.baseURL, client: client), scannerID: testScanner,
+            store: SwitchStore(path: directory.file("switch.json")), switches: switchContinuation,
+            events: try EventLog(.none, logger: quietLogger), logger: quietLogger, clock: TestClock(), watchLists: listContinuation
+        )
+        return (watcher, switches, switchContinuation, lists)
     }
 }

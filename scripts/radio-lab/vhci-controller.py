@@ -8,6 +8,13 @@ commands, which it claims only with --extended). With --vanish-after it closes /
 seconds after a scan was first enabled (the controller disappears) and reopens it --absent-for seconds later (a new controller appears), as a
 radio that drops off the bus and comes back.
 
+With --phone it also advertises a phone whose resolvable private address is made from a known
+Identity Resolving Key and changes every --rotate-every seconds (Core Vol 6 Part B §1.3.2.2: 22
+random bits under the top bits 01, then ah(IRK, prand), AES-128 by the openssl command), and with
+--strangers N that many other phones whose private addresses no key of the test resolves, rotating
+likewise. --rotations-file gets one line per address the phone takes: the wall-clock time it starts
+advertising it and the address.
+
 Standard library only. Exits 1 with a message when /dev/vhci cannot be opened or the kernel refuses
 the controller; it runs until SIGTERM/SIGINT or --seconds.
 """
@@ -15,6 +22,8 @@ the controller; it runs until SIGTERM/SIGINT or --seconds.
 import argparse
 import fcntl
 import os
+import random
+import subprocess
 import select
 import signal
 import socket
@@ -86,19 +95,68 @@ def ibeacon_data(beacon):
             + struct.pack(">HHb", beacon["major"], beacon["minor"], beacon["power"]))
 
 
+# Flags plus Apple's "nearby" manufacturer data, what an idle iPhone sends beside its private address.
+PHONE_DATA = bytes([0x02, 0x01, 0x1A, 0x0A, 0xFF, 0x4C, 0x00, 0x10, 0x05, 0x01, 0x18, 0x44, 0x6E, 0x1C])
+
+
+def ah(irk, prand):
+    """The Core random address hash ah(k, r) (Vol 3 Part H §2.2.2): the low 24 bits of AES-128 under
+    `irk` (16 bytes, most significant first) of `prand` padded with zeros in front."""
+    block = bytes(13) + prand.to_bytes(3, "big")
+    encrypted = subprocess.run(["openssl", "enc", "-aes-128-ecb", "-nopad", "-nosalt", "-K", irk.hex()],
+                               input=block, capture_output=True, check=True).stdout
+    return int.from_bytes(encrypted[-3:], "big")
+
+
+def private_address(irk, generator):
+    """A fresh resolvable private address for `irk` (or, without a key, one whose hash is random:
+    a stranger nobody here can resolve), as the 48-bit number."""
+    prand = 0x400000 | generator.getrandbits(22)
+    hash_ = ah(irk, prand) if irk else generator.getrandbits(24)
+    return (prand << 24) | hash_
+
+
+def address_text(address):
+    return ":".join(f"{byte:02x}" for byte in address.to_bytes(6, "big"))
+
+
+class Phone:
+    """A device advertising under a resolvable private address that it changes every `rotate_every` s."""
+
+    def __init__(self, irk, rssi, rotate_every, generator, rotations_file=None):
+        self.irk, self.rssi, self.rotate_every = irk, rssi, rotate_every
+        self.generator, self.rotations_file = generator, rotations_file
+        self.rotated_at = None
+        self.address = None
+
+    def advertisement(self, now):
+        """(address as 6 bytes least significant first, data, RSSI); a new address when it is time."""
+        if self.rotated_at is None or now - self.rotated_at >= self.rotate_every:
+            self.rotated_at = now
+            self.address = private_address(self.irk, self.generator)
+            if self.rotations_file:
+                with open(self.rotations_file, "a") as rotations:
+                    rotations.write(f"{time.time():.3f} {address_text(self.address)}\n")
+        return self.address.to_bytes(6, "little"), PHONE_DATA, self.rssi
+
+
 def advertising_report(beacon, extended):
     """One LE Meta event holding one report of `beacon` (random static address c0:ff:ee:00:00:NN)."""
     address = bytes([beacon["number"], 0x00, 0x00, 0xEE, 0xFF, 0xC0])
-    data = ibeacon_data(beacon)
+    return report_event(address, ibeacon_data(beacon), beacon["rssi"], extended)
+
+
+def report_event(address, data, rssi, extended):
+    """One LE Meta event holding one report of a random `address` (6 bytes, least significant first)."""
     if extended:
         # Event_Type: legacy ADV_NONCONN_IND (bit 4), data complete; PHY 1M/none; no SID; TX power n/a.
         subevent = LE_EXTENDED_ADVERTISING_REPORT
         report = (struct.pack("<HB", 0x0010, 0x01) + address
-                  + struct.pack("<BBBbbHB", 0x01, 0x00, 0xFF, 127, beacon["rssi"], 0, 0x00) + bytes(6)
+                  + struct.pack("<BBBbbHB", 0x01, 0x00, 0xFF, 127, rssi, 0, 0x00) + bytes(6)
                   + bytes([len(data)]) + data)
     else:
         subevent = LE_ADVERTISING_REPORT
-        report = bytes([0x03, 0x01]) + address + bytes([len(data)]) + data + struct.pack("<b", beacon["rssi"])
+        report = bytes([0x03, 0x01]) + address + bytes([len(data)]) + data + struct.pack("<b", rssi)
     return bytes([EVT_LE_META, len(report) + 2, subevent, 1]) + report
 
 
@@ -148,10 +206,14 @@ class Controller:
         status = STATUS_SUCCESS if answer is not None else STATUS_UNKNOWN_COMMAND
         self.send(command_complete(opcode, status, answer or b""))
 
-    def advertise(self, beacons):
+    def advertise(self, beacons, phones=()):
         if self.scanning:
+            extended = self.scanning == "extended"
             for beacon in beacons:
-                self.send(advertising_report(beacon, self.scanning == "extended"))
+                self.send(advertising_report(beacon, extended))
+            now = time.monotonic()
+            for phone in phones:
+                self.send(report_event(*phone.advertisement(now), extended))
 
     def send(self, event):
         os.write(self.fd, bytes([HCI_EVENT_PKT]) + event)
@@ -198,10 +260,20 @@ def main():
     parser.add_argument("--absent-for", type=float, default=2.0, help="seconds before reopening it")
     parser.add_argument("--return-rssi-shift", type=int, default=0,
                         help="dB added to every beacon's RSSI once the controller is back (tells its reports apart)")
+    parser.add_argument("--phone", help="IRK:RSSI: a phone whose private address is made with this key "
+                        "(32 hex digits, most significant first, as the Core specification prints it)")
+    parser.add_argument("--strangers", type=int, default=0, help="this many phones no key here resolves")
+    parser.add_argument("--rotate-every", type=float, default=5.0, help="seconds between a phone's address changes")
+    parser.add_argument("--rotations-file", help="append 'TIME ADDRESS' here each time the --phone's address changes")
     parser.add_argument("--ready-file", help="write hciN here once the controller exists")
     parser.add_argument("--seconds", type=float, help="exit after this many seconds")
     args = parser.parse_args()
     beacons = [parse_beacon(text, number + 1) for number, text in enumerate(args.beacon)]
+    generator = random.Random(7)
+    phones = [Phone(None, -70 - number % 10, args.rotate_every, generator) for number in range(args.strangers)]
+    if args.phone:
+        key, _, rssi = args.phone.partition(":")
+        phones.append(Phone(bytes.fromhex(key), int(rssi or -65), args.rotate_every, generator, args.rotations_file))
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     started = time.monotonic()
@@ -223,7 +295,7 @@ def main():
         if readable:
             controller.handle(os.read(controller.fd, 4096))
         if time.monotonic() >= next_round:
-            controller.advertise(beacons)
+            controller.advertise(beacons, phones)
             next_round += args.interval
 
 

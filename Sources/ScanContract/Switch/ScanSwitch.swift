@@ -40,6 +40,13 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     /// (`?watched=`), the one place a key leaves switchd; absent elsewhere.
     public var watchedKeys: [WatchedKey]?
 
+    /// The ``WatchedTags/digest(of:keyed:)`` of ``watchedTags`` (none: `[]`) and the identities
+    /// whose key ``watchedKeys`` holds: what a listening scanner sends as `?watched=`, and what
+    /// switchd compares it with.
+    public var watchedDigest: String {
+        WatchedTags.digest(of: watchedTags ?? [], keyed: Set(watchedKeys?.map(\.fingerprint) ?? []))
+    }
+
     /// The most bytes of a switch answer a scanner reads; a longer answer is refused whole, so
     /// switchd shortens the watched list to fit (``WatchedTags/fitting(_:in:)``).
     public static let answerLimit = 64 * 1024

@@ -12,9 +12,18 @@ public enum WatchedTags {
     /// 16 hex digits that are the same for the same set of identities, in any order: FNV-1a
     /// (64 bits) of their sorted ``TagIdentity/key``s, one per line. The same on every platform
     /// and in every process (unlike `Hasher`).
-    public static func digest(of identities: [TagIdentity]) -> String {
+    ///
+    /// `keyed` names the `irk` identities whose key is held (by fingerprint): their line gains
+    /// `+key`, so a scanner that holds a phone's fingerprint without its key (a switchd whose
+    /// tag-keys.key could not open it) is answered once a switchd can send the key. A list without
+    /// keys has the digest it always had.
+    public static func digest(of identities: [TagIdentity], keyed: Set<String> = []) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for key in Set(identities.map(\.key)).sorted() {
+        let lines = identities.map { identity in
+            if case .irk(let irk) = identity, keyed.contains(irk.fingerprint) { return identity.key + "+key" }
+            return identity.key
+        }
+        for key in Set(lines).sorted() {
             for byte in key.utf8 + [UInt8(ascii: "\n")] {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             }

@@ -36,13 +36,23 @@ extension AppDatabase {
                 }
                 return .iBeacon(BeaconID(uuid: try row.uuid("uuid"), major: major, minor: minor))
             }
-            var sealedKeys: [String: String] = [:]
-            for row in try sql.rows("SELECT t.identity, k.sealed FROM tag_key k JOIN tag t ON t.id = k.tag_id", []) {
-                guard case .irk(let irk)? = try? TagIdentity(key: try row.string("identity")) else { continue }
-                sealedKeys[irk.fingerprint] = try row.string("sealed")
-            }
-            return WatchedIdentities(tags: tags, beacons: beacons.filter { !tagKeys.contains($0.key) }, sealedKeys: sealedKeys)
+            return WatchedIdentities(tags: tags, beacons: beacons.filter { !tagKeys.contains($0.key) }, sealedKeys: try Self.sealedKeys(sql))
         }
+    }
+
+    /// Every `irk` tag's sealed key, by fingerprint: what switchd checks it can open when it
+    /// starts (a tag-keys.key that is not the one the keys were sealed under).
+    package func sealedTagKeys() async throws -> [String: String] {
+        try await readStatements { sql in try Self.sealedKeys(sql) }
+    }
+
+    private static func sealedKeys(_ sql: any StoreTransaction) throws -> [String: String] {
+        var sealedKeys: [String: String] = [:]
+        for row in try sql.rows("SELECT t.identity, k.sealed FROM tag_key k JOIN tag t ON t.id = k.tag_id", []) {
+            guard case .irk(let irk)? = try? TagIdentity(key: try row.string("identity")) else { continue }
+            sealedKeys[irk.fingerprint] = try row.string("sealed")
+        }
+        return sealedKeys
     }
 }
 

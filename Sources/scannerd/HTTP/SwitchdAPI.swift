@@ -28,15 +28,15 @@ struct SwitchdAPI: Sendable {
     static let radioMapTimeout: Duration = .seconds(60)
 
     /// `GET /v1/scanners/{id}/switch`: at once without `revision`; with it, held by switchd until
-    /// the revision differs or `wait` passes. Given `watching` (the watched tags held now: a
-    /// listening scanner), the answer carries switchd's watched tags, and a long-poll is also
-    /// answered as soon as they differ from those.
+    /// the revision differs or `wait` passes. Given `watching` (the ``ScanSwitch/watchedDigest``
+    /// of the watched tags and keys held now: a listening scanner), the answer carries switchd's
+    /// watched tags, and a long-poll is also answered as soon as they differ from those.
     ///
     /// Throws ``SwitchdAPIError`` for an answer other than 200 or a body that is not a switch, and
     /// the client's errors for transport failures and answers longer than
     /// ``HTTPRequest/smallAnswerLimit`` (``HTTPAnswerTooLargeError``).
     func scanSwitch(
-        of scanner: ScannerID, afterRevision revision: Int?, watching: [TagIdentity]? = nil, wait: Duration
+        of scanner: ScannerID, afterRevision revision: Int?, watching: String? = nil, wait: Duration
     ) async throws -> ScanSwitch {
         var components = URLComponents(url: url("v1", "scanners", scanner.rawValue, "switch"), resolvingAgainstBaseURL: false)!
         var query: [URLQueryItem] = []
@@ -45,7 +45,7 @@ struct SwitchdAPI: Sendable {
             query.append(URLQueryItem(name: "wait", value: String(Int(wait.seconds.rounded(.up)))))
         }
         if let watching {
-            query.append(URLQueryItem(name: "watched", value: WatchedTags.digest(of: watching)))
+            query.append(URLQueryItem(name: "watched", value: watching))
         }
         if !query.isEmpty { components.queryItems = query }
         let timeout = revision == nil ? Self.requestTimeout : wait + Self.longPollGrace

@@ -58,10 +58,12 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
         while true {
             do {
                 let current = try await api.scanSwitch(
-                    of: scannerID, afterRevision: known?.revision, watching: watchLists == nil ? nil : known?.watchedTags ?? [], wait: Self.longPollWait
+                    of: scannerID, afterRevision: known?.revision, watching: watchLists == nil ? nil : known?.watchedDigest ?? WatchedTags.digest(of: []),
+                    wait: Self.longPollWait
                 )
                 backoff.reset()
-                let newList = current.watchedTags != known?.watchedTags
+                // A phone's key that arrives for a fingerprint already held is a new list too.
+                let newList = current.watchedDigest != known?.watchedDigest
                 guard current.revision != known?.revision || (newList && watchLists != nil) else { continue }
                 if current.revision != known?.revision {
                     events.record(.switchReceived(revision: current.revision, scanning: current.scanning, mode: current.mode))

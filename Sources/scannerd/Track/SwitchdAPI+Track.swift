@@ -11,7 +11,7 @@ extension SwitchdAPI {
     /// like ``scanSwitch(of:afterRevision:watching:wait:)``. `irk` identities carry their keys
     /// (``ScanSwitch/watchedIdentities``).
     func watchedList(of scanner: ScannerID) async throws -> [TagIdentity] {
-        try await scanSwitch(of: scanner, afterRevision: nil, watching: [], wait: .zero).watchedIdentities
+        try await scanSwitch(of: scanner, afterRevision: nil, watching: WatchedTags.digest(of: []), wait: .zero).watchedIdentities
     }
 
     /// `POST /v1/sightings`; returns switchd's receipt. Throws like ``scanSwitch(of:afterRevision:wait:)``.

@@ -132,7 +132,7 @@ struct TrackForwarder: Sendable {
     private func refresh(_ windows: inout TrackWindows, _ resolver: inout AddressResolver) async {
         do {
             let list = try await api.watchedList(of: scannerID)
-            if Set(list) != windows.watched { resolver.watch(list) }
+            if Set(list) != windows.watched || resolver.keysDiffer(from: list) { resolver.watch(list) }
             windows.watch(Set(list))
         } catch {
             logger.warning("Could not refresh the watched tags; keeping the list", metadata: ["error": "\(error)"])

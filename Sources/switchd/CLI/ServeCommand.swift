@@ -199,6 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
         case .existing:
             break
         }
+        TagKeyFile.checkOpens(try await database.sealedTagKeys(), with: tagKeys, stateDirectory: settings.stateDirectory, logger: logger)
         let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
             metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS, tagKeys: tagKeys

@@ -50,7 +50,7 @@ struct SwitchController {
         let deadline = Duration.milliseconds(Int64(wait * 1000))
         var current = try await servedSwitch(of: scannerID, withTags: watched != nil, context: context)
         func unchanged() -> Bool {
-            Int64(current.switch.revision) == revision && (watched == nil || watched == WatchedTags.digest(of: current.switch.watchedTags ?? []))
+            Int64(current.switch.revision) == revision && (watched == nil || watched == current.switch.watchedDigest)
         }
         if unchanged() {
             context.logger.debug("Long-poll waiting", metadata: ["scanner": "\(scannerID)", "revision": "\(revision)", "wait": "\(wait)"])

@@ -96,6 +96,16 @@ struct IRKTagTests {
             #expect(admins.watchedTags == [phone.identity] && admins.watchedKeys == nil, "an admin gets the fingerprint only")
             let plain = try decoded(ScanSwitch.self, try await client.get("/v1/scanners/\(scanner)/switch", headers: bearer(own)))
             #expect(plain.watchedKeys == nil, "not asked for the watched list: no keys")
+            // A scanner that holds the fingerprint without its key (another switchd could not open
+            // it) is answered at once, at the same revision, with the key; what it then holds is
+            // the digest switchd compares with.
+            let unkeyed = WatchedTags.digest(of: [phone.identity])
+            let poll = "/v1/scanners/\(scanner)/switch?revision=\(mine.revision)&wait=30&watched=\(unkeyed)"
+            let answered = try decoded(ScanSwitch.self, try await client.get(poll, headers: bearer(own)))
+            #expect(answered.revision == mine.revision && answered.watchedKeys?.map(\.key) == [Self.key])
+            #expect(answered.watchedDigest != unkeyed)
+            guard case .irk(let irk) = phone.identity else { Issue.record("not an irk identity"); return }
+            #expect(answered.watchedDigest == WatchedTags.digest(of: [phone.identity], keyed: [irk.fingerprint]))
 
             // A new key replaces the old one, in the same write.
             let other = "00112233445566778899aabbccddeeff"

@@ -37,3 +37,38 @@ ble_readings() {
     jq_any "$out/chain-measurements.json" ".kind == \"ble\" and (.uuid | ascii_downcase) == \"$uuid_a\" and .major == 100 and .minor == 1 and .rssi == -60" &&
         jq_any "$out/chain-measurements.json" ".kind == \"ble\" and (.uuid | ascii_downcase) == \"$uuid_b\" and .major == 200 and .minor == 2 and .rssi == -72"
 }
+
+# The phone of the chain test: the Core specification's sample key (Vol 3 Part H, Appendix D.7).
+phone_irk=ec0234a357c8ad05341010a60a397d9b
+phone_rotate_every=4
+
+# phone: registers the phone as an `irk` tag and places the default scanner on the survey's floor
+# (after survey); then, within 90 s, the tag must have positions in at least 3 of the phone's
+# address periods ($out/phone-rotations), and no sightings batch scannerd sent may hold an identity
+# switchd ignored (a stranger's address forwarded).
+phone() {
+    tag=$(call POST /v1/tags "{\"name\":\"Lab phone\",\"identity\":{\"kind\":\"irk\",\"key\":\"$phone_irk\"}}" | jq .id) &&
+        call PUT /v1/scanners/default/placement "{\"floorID\":$floor,\"x\":2,\"y\":2,\"height\":1,\"pathLossExponent\":2}" >/dev/null ||
+        return 1
+    deadline=$(($(date +%s) + 90))
+    while :; do
+        call GET "/v1/tags/$tag/positions?limit=1000" | jq -c '.items[]' >"$out/phone-positions.json" || return 1
+        periods=$(rotation_periods "$out/phone-positions.json")
+        [ "$periods" -ge 3 ] && break
+        [ "$(date +%s)" -lt "$deadline" ] || {
+            echo "  the phone was located in $periods address period(s) in 90 s"; tail -5 "$out/chain-scannerd.log"; return 1
+        }
+        sleep 2
+    done
+    echo "  located in $periods address periods ($(wc -l <"$out/phone-rotations") addresses so far)"
+    jq_any "$out/chain-events.jsonl" '.event == "sightings" and .stored > 0' &&
+        jq_none "$out/chain-events.jsonl" '.event == "sightings" and .ignored > 0'
+}
+
+# rotation_periods POSITIONS: how many of the phone's address periods hold a position's time.
+rotation_periods() {
+    jq -r '.time' "$1" | while read -r time; do date -d "$time" +%s.%N; done |
+        awk 'NR == FNR { start[n++] = $1; next }
+             { for (i = n - 1; i >= 0; i--) if ($1 >= start[i]) { seen[i] = 1; break } }
+             END { c = 0; for (i in seen) c++; print c }' "$out/phone-rotations" -
+}

@@ -24,6 +24,8 @@ struct AddressResolver {
     private var cache: [MACAddress: Entry] = [:]
     /// Keys watched beyond ``maxKeys`` (not resolved), for the log.
     private(set) var keysLeftOut = 0
+    /// The fingerprints of the `irk` identities last watched that came with their key.
+    private(set) var keyed: Set<String> = []
 
     private struct Entry {
         var identity: TagIdentity?
@@ -42,18 +44,28 @@ struct AddressResolver {
     /// ``maxKeys``, in key order, so the choice is the same every time); forgets every cached
     /// address.
     mutating func watch(_ identities: some Collection<TagIdentity>) {
-        var irks: [IRKIdentity] = []
-        for identity in identities {
-            if case .irk(let irk) = identity, irk.key != nil { irks.append(irk) }
-        }
-        irks.sort { $0.fingerprint < $1.fingerprint }
+        let irks = Self.keyedIRKs(in: identities)
+        keyed = Set(irks.map(\.fingerprint))
         keysLeftOut = max(0, irks.count - Self.maxKeys)
-        ciphers = irks.prefix(Self.maxKeys).compactMap { irk in
+        ciphers = irks.sorted { $0.fingerprint < $1.fingerprint }.prefix(Self.maxKeys).compactMap { irk in
             // The key is there (filtered above); nil only when libcrypto is out of memory.
             guard let key = irk.key, let cipher = ResolvingCipher(key: key) else { return nil }
             return (.irk(IRKIdentity(fingerprint: irk.fingerprint)), cipher)
         }
         cache.removeAll()
+    }
+
+    /// Whether `identities` hold another set of keys than those last watched (a phone's key that
+    /// arrived for a fingerprint already watched without it, or one that went).
+    func keysDiffer(from identities: some Collection<TagIdentity>) -> Bool {
+        Set(Self.keyedIRKs(in: identities).map(\.fingerprint)) != keyed
+    }
+
+    private static func keyedIRKs(in identities: some Collection<TagIdentity>) -> [IRKIdentity] {
+        identities.compactMap { identity in
+            if case .irk(let irk) = identity, irk.key != nil { return irk }
+            return nil
+        }
     }
 
     /// The watched `irk` identity `address` resolves to, or nil (not resolvable, no key matches,

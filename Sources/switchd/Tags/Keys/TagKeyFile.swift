@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,6 +12,18 @@ import Darwin
 /// start that finds none; every switchd on one PostgreSQL database needs the same file.
 enum TagKeyFile {
     static let name = "tag-keys.key"
+
+    /// Logs an error when some of the phones' keys stored (`sealed`) do not open under `sealer`:
+    /// this switchd's file is not the one they were sealed under (another instance on the same
+    /// PostgreSQL database with a file of its own, or a file lost and made anew). Those phones are
+    /// listed but not followed through this switchd until the file is put right.
+    static func checkOpens(_ sealed: [String: String], with sealer: TagKeySealer, stateDirectory: String, logger: Logger) {
+        let unopened = sealer.opening(sealed).unopened
+        guard unopened > 0 else { return }
+        logger.error("Phone keys in the store do not open under this switchd's tag-keys.key: those phones are not followed through it. Every switchd on one database needs the same file (copy it from the instance that made it); if it is lost, register the phones again", metadata: [
+            "file": "\(stateDirectory)/\(name)", "unopened": "\(unopened)", "stored": "\(sealed.count)",
+        ])
+    }
 
     /// The sealer of the file in `stateDirectory`, made when missing.
     ///
