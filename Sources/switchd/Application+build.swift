@@ -89,11 +89,11 @@ private func notifyReady(_ systemd: SystemdNotifier, status: String, logger: Log
 
 /// Every controller's routes (`mqttOutbox` for what a scanner's delete sends the broker;
 /// `connections` to refuse requests on overflow connections, see ``OverloadMiddleware``), behind
-/// the metrics, response-header, error, body-limit and auth middleware. A route added here must
-/// have its entry in `policy` (``RoutePolicy/standard``); without one only admins reach it.
+/// the metrics, response-header, error, body-limit and auth middleware. Each controller names the
+/// rule of each route it registers (``Routes``); `policy` ends up holding them all.
 func buildRouter(
     _ dependencies: SwitchdDependencies, hub: SwitchHub = SwitchHub(), mqtt: MQTTStatus? = nil, mqttOutbox: MQTTOutbox? = nil,
-    connections: ConnectionTable? = nil, policy: RoutePolicy = .standard
+    connections: ConnectionTable? = nil, policy: RoutePolicy = RoutePolicy()
 ) -> Router<AppRequestContext> {
     let settings = dependencies.settings, database = dependencies.database, feeds = dependencies.feeds, metrics = dependencies.metrics
     let clock = dependencies.clock, logger = dependencies.logger, wallClock = dependencies.wallClock
@@ -113,60 +113,61 @@ func buildRouter(
     // Router middleware runs once the route is matched, and only for routes added after it.
     router.add(middleware: AuthMiddleware(authenticator: authenticator, policy: policy, throttle: dependencies.authThrottle, metrics: metrics))
     router.add(middleware: StreamLimitMiddleware(streams: streams))
-    HealthController(database: database).addRoutes(to: router)
-    MetricsController(database: database, metrics: metrics).addRoutes(to: router)
-    ScannerCountersController(database: database, metrics: metrics).addRoutes(to: router)
-    ScannersController(database: database, hub: hub).addRoutes(to: router)
-    ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: router)
+    let routes = Routes(router: router, policy: policy)
+    HealthController(database: database).addRoutes(to: routes)
+    MetricsController(database: database, metrics: metrics).addRoutes(to: routes)
+    ScannerCountersController(database: database, metrics: metrics).addRoutes(to: routes)
+    ScannersController(database: database, hub: hub).addRoutes(to: routes)
+    ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: routes)
     EnrolmentController(
         database: database, throttle: dependencies.authThrottle, metrics: metrics, wallClock: wallClock, tlsPin: dependencies.tlsPin
-    ).addRoutes(to: router)
+    ).addRoutes(to: routes)
     let switchWrites = SwitchWritesWaiting()
-    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock, keys: dependencies.tagKeys).addRoutes(to: router)
-    SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: router)
-    SeedSwitchController(database: database, hub: hub).addRoutes(to: router)
-    FloorsController(database: database, hub: hub).addRoutes(to: router)
+    SwitchController(database: database, hub: hub, switchWrites: switchWrites, clock: clock, keys: dependencies.tagKeys).addRoutes(to: routes)
+    SwitchStreamController(database: database, hub: hub, subscribers: metrics.subscribers(feed: "switch")).addRoutes(to: routes)
+    SeedSwitchController(database: database, hub: hub).addRoutes(to: routes)
+    FloorsController(database: database, hub: hub).addRoutes(to: routes)
     let svgPlans = dependencies.svgPlans ?? SVGPlanReader(budget: .standard(maxBytes: settings.maxPlanBytes))
-    FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes, svgPlans: svgPlans).addRoutes(to: router)
-    RoomsController(database: database, hub: hub).addRoutes(to: router)
-    LocationsController(database: database, hub: hub).addRoutes(to: router)
-    WalksController(database: database, hub: hub, wallClock: wallClock).addRoutes(to: router)
+    FloorPlanController(database: database, maxPlanBytes: settings.maxPlanBytes, svgPlans: svgPlans).addRoutes(to: routes)
+    RoomsController(database: database, hub: hub).addRoutes(to: routes)
+    LocationsController(database: database, hub: hub).addRoutes(to: routes)
+    WalksController(database: database, hub: hub, wallClock: wallClock).addRoutes(to: routes)
     MeasurementsController(
         database: database, ingest: IngestCoalescer(database: database, switchWrites: switchWrites, metrics: metrics.factory, logger: logger), hub: hub,
         feed: feeds.measurements, stored: metrics.measurementsStored, wallClock: wallClock
-    ).addRoutes(to: router)
+    ).addRoutes(to: routes)
     MeasurementStreamController(database: database, feed: feeds.measurements, subscribers: metrics.subscribers(feed: "measurements"))
-        .addRoutes(to: router)
+        .addRoutes(to: routes)
     let radioMaps = RadioMapCache(estimates: dependencies.expectedErrors)
-    RadioMapController(database: database, cache: radioMaps).addRoutes(to: router)
+    RadioMapController(database: database, cache: radioMaps).addRoutes(to: routes)
     LocateController(
         database: database, locators: LocatorCache(maps: radioMaps), feed: feeds.positions, stored: metrics.positionsStored,
         maxReadings: settings.limits.maxLocateReadings, budget: LocateBudget(perMinute: settings.limits.locateReadingsPerMinute, clock: clock)
-    ).addRoutes(to: router)
-    GeoreferenceController(database: database).addRoutes(to: router)
-    RoomLinksController(database: database, svgPlans: svgPlans).addRoutes(to: router)
-    EmittersController(database: database).addRoutes(to: router)
-    BeaconsController(database: database, hub: hub).addRoutes(to: router)
-    LinksController(database: database).addRoutes(to: router)
-    RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: router)
-    PositionsController(database: database, feed: feeds.positions, stored: metrics.positionsStored).addRoutes(to: router)
+    ).addRoutes(to: routes)
+    GeoreferenceController(database: database).addRoutes(to: routes)
+    RoomLinksController(database: database, svgPlans: svgPlans).addRoutes(to: routes)
+    EmittersController(database: database).addRoutes(to: routes)
+    BeaconsController(database: database, hub: hub).addRoutes(to: routes)
+    LinksController(database: database).addRoutes(to: routes)
+    RoutesController(database: database, walkingSpeed: settings.walkingSpeed).addRoutes(to: routes)
+    PositionsController(database: database, feed: feeds.positions, stored: metrics.positionsStored).addRoutes(to: routes)
     PositionStreamController(database: database, feed: feeds.positions, subscribers: metrics.subscribers(feed: "positions"))
-        .addRoutes(to: router)
-    TokensController(database: database).addRoutes(to: router)
-    EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: router)
-    WebhooksController(database: database, destinations: settings.webhookDestinations, maxWebhooks: settings.limits.maxWebhooks).addRoutes(to: router)
-    IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: router)
+        .addRoutes(to: routes)
+    TokensController(database: database).addRoutes(to: routes)
+    EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: routes)
+    WebhooksController(database: database, destinations: settings.webhookDestinations, maxWebhooks: settings.limits.maxWebhooks).addRoutes(to: routes)
+    IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: routes)
     let tracker = TagTracker(database: database)
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
-    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: dependencies.tagKeys).addRoutes(to: router)
+    TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: dependencies.tagKeys).addRoutes(to: routes)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
-        .addRoutes(to: router)
-    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: router)
-    PlacementsController(database: database, hub: hub).addRoutes(to: router)
+        .addRoutes(to: routes)
+    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: routes)
+    PlacementsController(database: database, hub: hub).addRoutes(to: routes)
     LiveFeedController(database: database, hub: hub, feeds: feeds, subscribers: metrics.subscribers(feed: "live"))
-        .addRoutes(to: router)
-    DashboardController(database: database).addRoutes(to: router)
+        .addRoutes(to: routes)
+    DashboardController(database: database).addRoutes(to: routes)
     return router
 }

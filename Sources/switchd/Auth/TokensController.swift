@@ -7,12 +7,12 @@ import SwitchdStore
 struct TokensController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/tokens", use: issue)
-        router.get("/v1/tokens", use: list)
-        router.delete("/v1/tokens/{id}", use: revoke)
-        router.allowOnly([.get, .post], on: "/v1/tokens")
-        router.allowOnly([.delete], on: "/v1/tokens/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/tokens", .admin, use: issue)
+        routes.get("/v1/tokens", .admin, use: list)
+        routes.delete("/v1/tokens/{id}", .admin, use: revoke)
+        routes.allowOnly([.get, .post], on: "/v1/tokens")
+        routes.allowOnly([.delete], on: "/v1/tokens/{id}")
     }
 
     /// 201 ``IssuedToken``: the only time the token's secret is ever shown. 422 naming the field

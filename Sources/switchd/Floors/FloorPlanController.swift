@@ -12,10 +12,10 @@ struct FloorPlanController {
     /// Reads an SVG upload before it is stored.
     let svgPlans: SVGPlanReader
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.put("/v1/floors/{id}/plan", use: upload)
-        router.get("/v1/floors/{id}/plan", use: download)
-        router.allowOnly([.get, .put], on: "/v1/floors/{id}/plan")
+    func addRoutes(to routes: Routes) {
+        routes.put("/v1/floors/{id}/plan", .admin, use: upload)
+        routes.get("/v1/floors/{id}/plan", .visit, use: download)
+        routes.allowOnly([.get, .put], on: "/v1/floors/{id}/plan")
     }
 
     /// 200 with the ``Floor`` (its `plan` filled in). The format is read from the bytes; 415

@@ -7,14 +7,14 @@ struct FloorsController {
     let database: AppDatabase
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/floors", use: create)
-        router.get("/v1/floors", use: list)
-        router.get("/v1/floors/{id}", use: show)
-        router.patch("/v1/floors/{id}", use: update)
-        router.delete("/v1/floors/{id}", use: delete)
-        router.allowOnly([.get, .post], on: "/v1/floors")
-        router.allowOnly([.get, .patch, .delete], on: "/v1/floors/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/floors", .admin, use: create)
+        routes.get("/v1/floors", .visit, use: list)
+        routes.get("/v1/floors/{id}", .visit, use: show)
+        routes.patch("/v1/floors/{id}", .admin, use: update)
+        routes.delete("/v1/floors/{id}", .admin, use: delete)
+        routes.allowOnly([.get, .post], on: "/v1/floors")
+        routes.allowOnly([.get, .patch, .delete], on: "/v1/floors/{id}")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {

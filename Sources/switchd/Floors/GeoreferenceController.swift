@@ -8,13 +8,13 @@ import SwitchdStore
 struct GeoreferenceController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.put("/v1/floors/{id}/georeference", use: replace)
-        router.get("/v1/floors/{id}/georeference", use: show)
-        router.delete("/v1/floors/{id}/georeference", use: delete)
-        router.get("/v1/floors/{id}/export.geojson", use: export)
-        router.allowOnly([.get, .put, .delete], on: "/v1/floors/{id}/georeference")
-        router.allowOnly([.get], on: "/v1/floors/{id}/export.geojson")
+    func addRoutes(to routes: Routes) {
+        routes.put("/v1/floors/{id}/georeference", .admin, use: replace)
+        routes.get("/v1/floors/{id}/georeference", .read, use: show)
+        routes.delete("/v1/floors/{id}/georeference", .admin, use: delete)
+        routes.get("/v1/floors/{id}/export.geojson", .read, use: export)
+        routes.allowOnly([.get, .put, .delete], on: "/v1/floors/{id}/georeference")
+        routes.allowOnly([.get], on: "/v1/floors/{id}/export.geojson")
     }
 
     /// 200 ``Georeference`` (the fit and each point's residual); 422 naming `controlPoints` for

@@ -6,13 +6,13 @@ import SwitchdStore
 struct LinksController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/links", use: create)
-        router.get("/v1/links", use: list)
-        router.get("/v1/links/{id}", use: show)
-        router.delete("/v1/links/{id}", use: delete)
-        router.allowOnly([.get, .post], on: "/v1/links")
-        router.allowOnly([.get, .delete], on: "/v1/links/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/links", .admin, use: create)
+        routes.get("/v1/links", .read, use: list)
+        routes.get("/v1/links/{id}", .read, use: show)
+        routes.delete("/v1/links/{id}", .admin, use: delete)
+        routes.allowOnly([.get, .post], on: "/v1/links")
+        routes.allowOnly([.get, .delete], on: "/v1/links/{id}")
     }
 
     /// 201; 422 naming the field for an unknown location, a self-link, a walk between floors or

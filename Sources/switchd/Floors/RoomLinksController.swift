@@ -9,11 +9,11 @@ struct RoomLinksController {
     let database: AppDatabase
     let svgPlans: SVGPlanReader
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/rooms/{id}/doors", use: doors)
-        router.post("/v1/rooms/{id}/autolink", use: autolink)
-        router.allowOnly([.get], on: "/v1/rooms/{id}/doors")
-        router.allowOnly([.post], on: "/v1/rooms/{id}/autolink")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/rooms/{id}/doors", .visit, use: doors)
+        routes.post("/v1/rooms/{id}/autolink", .admin, use: autolink)
+        routes.allowOnly([.get], on: "/v1/rooms/{id}/doors")
+        routes.allowOnly([.post], on: "/v1/rooms/{id}/autolink")
     }
 
     /// 200 with the ``RoomDoor``s: links from the room's locations to locations of other rooms.

@@ -8,16 +8,16 @@ struct RoomsController {
     let database: AppDatabase
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/rooms", use: create)
-        router.get("/v1/rooms", use: list)
-        router.get("/v1/rooms/{id}", use: show)
-        router.patch("/v1/rooms/{id}", use: update)
-        router.delete("/v1/rooms/{id}", use: delete)
-        router.post("/v1/rooms/{id}/clear", use: clear)
-        router.allowOnly([.get, .post], on: "/v1/rooms")
-        router.allowOnly([.get, .patch, .delete], on: "/v1/rooms/{id}")
-        router.allowOnly([.post], on: "/v1/rooms/{id}/clear")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/rooms", .admin, use: create)
+        routes.get("/v1/rooms", .visit, use: list)
+        routes.get("/v1/rooms/{id}", .visit, use: show)
+        routes.patch("/v1/rooms/{id}", .admin, use: update)
+        routes.delete("/v1/rooms/{id}", .admin, use: delete)
+        routes.post("/v1/rooms/{id}/clear", .admin, use: clear)
+        routes.allowOnly([.get, .post], on: "/v1/rooms")
+        routes.allowOnly([.get, .patch, .delete], on: "/v1/rooms/{id}")
+        routes.allowOnly([.post], on: "/v1/rooms/{id}/clear")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -10,9 +10,9 @@ struct RoutesController {
     /// Metres per second, when the request does not say.
     let walkingSpeed: Double
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/routes", use: find)
-        router.allowOnly([.post], on: "/v1/routes")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/routes", .visit, use: find)
+        routes.allowOnly([.post], on: "/v1/routes")
     }
 
     /// 200 ``Route``; 404 naming an unknown location; 422 naming `walkingSpeed` out of range, or

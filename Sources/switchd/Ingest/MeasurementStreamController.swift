@@ -13,9 +13,9 @@ struct MeasurementStreamController {
     /// Clients following this stream now.
     let subscribers: Meter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/measurements/stream", use: stream)
-        router.allowOnly([.get], on: "/v1/measurements/stream")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/measurements/stream", .read, use: stream)
+        routes.allowOnly([.get], on: "/v1/measurements/stream")
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -15,10 +15,10 @@ struct MeasurementsController {
     /// When a batch is received (a walk survey places its cycles by it).
     var wallClock = WallClock.system
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/measurements", use: upload)
-        router.get("/v1/measurements", use: list)
-        router.allowOnly([.get, .post], on: "/v1/measurements")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/measurements", .measurementUpload, use: upload)
+        routes.get("/v1/measurements", .read, use: list)
+        routes.allowOnly([.get, .post], on: "/v1/measurements")
     }
 
     /// 201 ``BatchReceipt`` for a new batch, 200 with `duplicate: true` for one already

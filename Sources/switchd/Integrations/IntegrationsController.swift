@@ -13,11 +13,11 @@ struct IntegrationsController {
     /// Failed deliveries listed, newest first.
     static let recentFailures = 20
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/integrations/webhooks", use: webhooks)
-        router.allowOnly([.get], on: "/v1/integrations/webhooks")
-        router.get("/v1/integrations/mqtt", use: showMQTT)
-        router.allowOnly([.get], on: "/v1/integrations/mqtt")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/integrations/webhooks", .admin, use: webhooks)
+        routes.allowOnly([.get], on: "/v1/integrations/webhooks")
+        routes.get("/v1/integrations/mqtt", .admin, use: showMQTT)
+        routes.allowOnly([.get], on: "/v1/integrations/mqtt")
     }
 
     /// ``WebhookIntegrationStatus``: every subscription with its counts, and the latest failures.

@@ -5,9 +5,9 @@ import SwitchdStore
 struct HealthController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/healthz", use: health)
-        router.allowOnly([.get], on: "/healthz")
+    func addRoutes(to routes: Routes) {
+        routes.get("/healthz", .open, use: health)
+        routes.allowOnly([.get], on: "/healthz")
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -6,9 +6,10 @@ struct MetricsController {
     let database: AppDatabase
     let metrics: SwitchdMetrics
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/metrics", use: scrape)
-        router.allowOnly([.get], on: "/metrics")
+    func addRoutes(to routes: Routes) {
+        // A Prometheus scraper is given a reader token.
+        routes.get("/metrics", .read, use: scrape)
+        routes.allowOnly([.get], on: "/metrics")
     }
 
     /// Always answers 200: when the database cannot tell its size, the size is left as it was

@@ -8,9 +8,10 @@ import SwitchdStore
 struct DashboardController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/dashboard", use: show)
-        router.allowOnly([.get], on: "/v1/dashboard")
+    func addRoutes(to routes: Routes) {
+        // Counts and recent activity name scanners: the admin's.
+        routes.get("/v1/dashboard", .admin, use: show)
+        routes.allowOnly([.get], on: "/v1/dashboard")
     }
 
     /// 200 ``Dashboard`` since `?since=` (RFC 3339), else since midnight UTC today; dwell stays

@@ -18,9 +18,10 @@ struct LocateController {
     /// Readings each token may have located per minute.
     let budget: LocateBudget
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/locate", use: locate)
-        router.allowOnly([.post], on: "/v1/locate")
+    func addRoutes(to routes: Routes) {
+        // Phones and integrators locate a scan; storing it (?store=true) is checked against the body's scannerID like an upload.
+        routes.post("/v1/locate", .locate, use: locate)
+        routes.allowOnly([.post], on: "/v1/locate")
     }
 
     /// 200 ``LocateResult``. Nothing is stored unless `?store=true`, which needs `scannerID`

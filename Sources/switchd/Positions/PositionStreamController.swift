@@ -12,9 +12,9 @@ struct PositionStreamController {
     /// Clients following this stream now.
     let subscribers: Meter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/positions/stream", use: stream)
-        router.allowOnly([.get], on: "/v1/positions/stream")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/positions/stream", .visit, use: stream)
+        routes.allowOnly([.get], on: "/v1/positions/stream")
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -10,12 +10,12 @@ struct PositionsController {
     /// Counts the positions stored.
     let stored: Counter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/positions", use: create)
-        router.get("/v1/positions", use: list)
-        router.get("/v1/positions/latest", use: latest)
-        router.allowOnly([.get, .post], on: "/v1/positions")
-        router.allowOnly([.get], on: "/v1/positions/latest")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/positions", .upload, use: create)
+        routes.get("/v1/positions", .read, use: list)
+        routes.get("/v1/positions/latest", .visit, use: latest)
+        routes.allowOnly([.get, .post], on: "/v1/positions")
+        routes.allowOnly([.get], on: "/v1/positions/latest")
     }
 
     /// 201 with the stored ``Position``; 403 when a scanner token posts for another scanner; 404

@@ -22,11 +22,12 @@ struct EnrolmentController {
     /// Shown with each code when switchd serves HTTPS (``TLSFiles/publicKeyPin()``).
     let tlsPin: String?
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/enrolments", use: create)
-        router.post("/v1/enrol", use: enrol)
-        router.allowOnly([.post], on: "/v1/enrolments")
-        router.allowOnly([.post], on: "/v1/enrol")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/enrolments", .admin, use: create)
+        // The code is the credential (docs/raspberry-pi.md): no token; wrong codes are throttled here.
+        routes.post("/v1/enrol", .open, use: enrol)
+        routes.allowOnly([.post], on: "/v1/enrolments")
+        routes.allowOnly([.post], on: "/v1/enrol")
     }
 
     /// 201 ``EnrolmentCode``: the only time the code is shown. 422 for a bad scanner ID, name or

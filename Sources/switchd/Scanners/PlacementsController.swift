@@ -10,13 +10,13 @@ struct PlacementsController {
     /// Told of every change: a placed scanner watches its building's beacons, nearest first.
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/scanners/{id}/placement", use: show)
-        router.put("/v1/scanners/{id}/placement", use: place)
-        router.delete("/v1/scanners/{id}/placement", use: remove)
-        router.get("/v1/placements", use: list)
-        router.allowOnly([.get, .put, .delete], on: "/v1/scanners/{id}/placement")
-        router.allowOnly([.get], on: "/v1/placements")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/scanners/{id}/placement", .readOwnScanner, use: show)
+        routes.put("/v1/scanners/{id}/placement", .admin, use: place)
+        routes.delete("/v1/scanners/{id}/placement", .admin, use: remove)
+        routes.get("/v1/placements", .read, use: list)
+        routes.allowOnly([.get, .put, .delete], on: "/v1/scanners/{id}/placement")
+        routes.allowOnly([.get], on: "/v1/placements")
     }
 
     /// 404 for an unknown scanner or one that is not fixed.

@@ -8,9 +8,9 @@ struct ScannerCountersController {
     let database: AppDatabase
     let metrics: SwitchdMetrics
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.put("/v1/scanners/{id}/counters", use: report)
-        router.allowOnly([.put], on: "/v1/scanners/{id}/counters")
+    func addRoutes(to routes: Routes) {
+        routes.put("/v1/scanners/{id}/counters", .reportOwnScanner, use: report)
+        routes.allowOnly([.put], on: "/v1/scanners/{id}/counters")
     }
 
     /// 204; 404 for an unknown scanner (so only registered scanners get a label); 422 naming a

@@ -16,8 +16,8 @@ struct ScannerDeleteController {
     /// Where the removal from the broker goes; nil without a broker.
     let mqttOutbox: MQTTOutbox?
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.delete("/v1/scanners/{id}", use: delete)
+    func addRoutes(to routes: Routes) {
+        routes.delete("/v1/scanners/{id}", .admin, use: delete)
     }
 
     /// 204; 404 for an unknown scanner, and so for one already deleted.

@@ -8,13 +8,13 @@ struct ScannersController {
     /// Told of the new scanner's switch, so whoever follows switches (the MQTT publisher) sees it.
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/scanners", use: create)
-        router.get("/v1/scanners", use: list)
-        router.get("/v1/scanners/{id}", use: show)
-        router.allowOnly([.get, .post], on: "/v1/scanners")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/scanners", .admin, use: create)
+        routes.get("/v1/scanners", .visit, use: list)
+        routes.get("/v1/scanners/{id}", .readOwnScanner, use: show)
+        routes.allowOnly([.get, .post], on: "/v1/scanners")
         // DELETE is ScannerDeleteController's.
-        router.allowOnly([.get, .delete], on: "/v1/scanners/{id}")
+        routes.allowOnly([.get, .delete], on: "/v1/scanners/{id}")
     }
 
     /// 201 with the scanner; 409 when the ID is taken.

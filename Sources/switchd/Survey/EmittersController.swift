@@ -6,9 +6,9 @@ import SwitchdStore
 struct EmittersController {
     let database: AppDatabase
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/emitters", use: list)
-        router.allowOnly([.get], on: "/v1/emitters")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/emitters", .read, use: list)
+        routes.allowOnly([.get], on: "/v1/emitters")
     }
 
     /// A ``Page`` of ``EmitterSummary`` ordered by key; `limit` (default 100, at most 1000) and

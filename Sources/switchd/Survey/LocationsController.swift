@@ -7,14 +7,15 @@ struct LocationsController {
     let database: AppDatabase
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/locations", use: create)
-        router.get("/v1/locations", use: list)
-        router.get("/v1/locations/{id}", use: show)
-        router.patch("/v1/locations/{id}", use: update)
-        router.delete("/v1/locations/{id}", use: delete)
-        router.allowOnly([.get, .post], on: "/v1/locations")
-        router.allowOnly([.get, .patch, .delete], on: "/v1/locations/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/locations", .admin, use: create)
+        routes.get("/v1/locations", .visit, use: list)
+        // scannerd reads the location it is told to survey (the simulated radio places itself there).
+        routes.get("/v1/locations/{id}", .readForScanners, use: show)
+        routes.patch("/v1/locations/{id}", .admin, use: update)
+        routes.delete("/v1/locations/{id}", .admin, use: delete)
+        routes.allowOnly([.get, .post], on: "/v1/locations")
+        routes.allowOnly([.get, .patch, .delete], on: "/v1/locations/{id}")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -12,9 +12,9 @@ struct RadioMapController {
     let database: AppDatabase
     let cache: RadioMapCache
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/radiomap", use: show)
-        router.allowOnly([.get], on: "/v1/radiomap")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/radiomap", .readForScanners, use: show)
+        routes.allowOnly([.get], on: "/v1/radiomap")
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

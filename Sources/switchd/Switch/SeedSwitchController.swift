@@ -10,10 +10,11 @@ struct SeedSwitchController {
     /// The only switch the seed API knows.
     static let seedSwitchID: Int64 = 1
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/scanSwitch/{id}", use: show)
-        router.patch("/scanSwitch/{id}", use: update)
-        router.allowOnly([.get, .patch], on: "/scanSwitch/{id}")
+    func addRoutes(to routes: Routes) {
+        // The seed system's switch changes scanning like the v1 PATCH: admin only, reads too.
+        routes.get("/scanSwitch/{id}", .admin, use: show)
+        routes.patch("/scanSwitch/{id}", .admin, use: update)
+        routes.allowOnly([.get, .patch], on: "/scanSwitch/{id}")
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -21,10 +21,10 @@ struct SwitchController {
     /// The longest a long-poll holds; a longer `wait` is shortened to this.
     static let maxWait = 60.0
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/scanners/{id}/switch", use: show)
-        router.patch("/v1/scanners/{id}/switch", use: update)
-        router.allowOnly([.get, .patch], on: "/v1/scanners/{id}/switch")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/scanners/{id}/switch", .readOwnScanner, use: show)
+        routes.patch("/v1/scanners/{id}/switch", .admin, use: update)
+        routes.allowOnly([.get, .patch], on: "/v1/scanners/{id}/switch")
     }
 
     /// The switch now; with `?revision=R`, held while the switch is still at revision R, until it

@@ -12,9 +12,9 @@ struct SwitchStreamController {
     /// Clients following a switch stream now.
     let subscribers: Meter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/scanners/{id}/switch/stream", use: stream)
-        router.allowOnly([.get], on: "/v1/scanners/{id}/switch/stream")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/scanners/{id}/switch/stream", .readOwnScanner, use: stream)
+        routes.allowOnly([.get], on: "/v1/scanners/{id}/switch/stream")
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -10,14 +10,14 @@ struct BeaconsController {
     /// (``ScanSwitch/watchedTags``), so their long-polls answer with the new list.
     let hub: SwitchHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/beacons", use: create)
-        router.get("/v1/beacons", use: list)
-        router.get("/v1/beacons/{id}", use: show)
-        router.put("/v1/beacons/{id}", use: replace)
-        router.delete("/v1/beacons/{id}", use: delete)
-        router.allowOnly([.get, .post], on: "/v1/beacons")
-        router.allowOnly([.get, .put, .delete], on: "/v1/beacons/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/beacons", .admin, use: create)
+        routes.get("/v1/beacons", .visit, use: list)
+        routes.get("/v1/beacons/{id}", .visit, use: show)
+        routes.put("/v1/beacons/{id}", .admin, use: replace)
+        routes.delete("/v1/beacons/{id}", .admin, use: delete)
+        routes.allowOnly([.get, .post], on: "/v1/beacons")
+        routes.allowOnly([.get, .put, .delete], on: "/v1/beacons/{id}")
     }
 
     /// 201; 422 naming `floorID` for an unknown floor; 409 when the identity is registered.

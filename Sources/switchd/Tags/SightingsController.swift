@@ -12,9 +12,9 @@ struct SightingsController {
     let tracker: TagTracker
     let feeds: Feeds
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/sightings", use: report)
-        router.allowOnly([.post], on: "/v1/sightings")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/sightings", .upload, use: report)
+        routes.allowOnly([.post], on: "/v1/sightings")
     }
 
     /// 201 ``SightingReceipt`` with the positions of the windows this batch closed (a tag's

@@ -12,18 +12,18 @@ struct TagFeedsController {
     /// Clients following a tag's stream now.
     let subscribers: Meter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/tags/{id}/positions", use: listPositions)
-        router.get("/v1/tags/{id}/positions/latest", use: latest)
-        router.get("/v1/tags/{id}/positions/stream", use: streamPositions)
-        router.get("/v1/tags/{id}/sightings", use: sightings)
-        router.get("/v1/tags/{id}/events", use: listEvents)
-        router.get("/v1/tags/{id}/events/stream", use: streamEvents)
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/tags/{id}/positions", .read, use: listPositions)
+        routes.get("/v1/tags/{id}/positions/latest", .visit, use: latest)
+        routes.get("/v1/tags/{id}/positions/stream", .visit, use: streamPositions)
+        routes.get("/v1/tags/{id}/sightings", .read, use: sightings)
+        routes.get("/v1/tags/{id}/events", .read, use: listEvents)
+        routes.get("/v1/tags/{id}/events/stream", .read, use: streamEvents)
         for path in [
             "/v1/tags/{id}/positions", "/v1/tags/{id}/positions/latest", "/v1/tags/{id}/positions/stream",
             "/v1/tags/{id}/sightings", "/v1/tags/{id}/events", "/v1/tags/{id}/events/stream",
         ] {
-            router.allowOnly([.get], on: RouterPath(path))
+            routes.allowOnly([.get], on: path)
         }
     }
 

@@ -13,14 +13,15 @@ struct TagsController {
     /// Fingerprints and seals phones' keys (`irk` tags) before they are stored.
     var keys = TagKeySealer.ephemeral()
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/tags", use: create)
-        router.get("/v1/tags", use: list)
-        router.get("/v1/tags/{id}", use: show)
-        router.patch("/v1/tags/{id}", use: update)
-        router.delete("/v1/tags/{id}", use: delete)
-        router.allowOnly([.get, .post], on: "/v1/tags")
-        router.allowOnly([.get, .patch, .delete], on: "/v1/tags/{id}")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/tags", .admin, use: create)
+        // A fixed scanner in track mode reads which tags to forward.
+        routes.get("/v1/tags", .readForScanners, use: list)
+        routes.get("/v1/tags/{id}", .read, use: show)
+        routes.patch("/v1/tags/{id}", .admin, use: update)
+        routes.delete("/v1/tags/{id}", .admin, use: delete)
+        routes.allowOnly([.get, .post], on: "/v1/tags")
+        routes.allowOnly([.get, .patch, .delete], on: "/v1/tags/{id}")
     }
 
     /// 201; 409 when a tag has the identity or ``maxTags`` are registered; 422 naming a bad field.

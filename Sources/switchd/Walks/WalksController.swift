@@ -9,15 +9,15 @@ struct WalksController {
     let hub: SwitchHub
     var wallClock = WallClock.system
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/walks", use: start)
-        router.get("/v1/walks", use: list)
-        router.get("/v1/walks/{id}", use: show)
-        router.delete("/v1/walks/{id}", use: delete)
-        router.post("/v1/walks/{id}/arrived", use: arrived)
-        router.allowOnly([.get, .post], on: "/v1/walks")
-        router.allowOnly([.get, .delete], on: "/v1/walks/{id}")
-        router.allowOnly([.post], on: "/v1/walks/{id}/arrived")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/walks", .admin, use: start)
+        routes.get("/v1/walks", .read, use: list)
+        routes.get("/v1/walks/{id}", .read, use: show)
+        routes.delete("/v1/walks/{id}", .admin, use: delete)
+        routes.post("/v1/walks/{id}/arrived", .admin, use: arrived)
+        routes.allowOnly([.get, .post], on: "/v1/walks")
+        routes.allowOnly([.get, .delete], on: "/v1/walks/{id}")
+        routes.allowOnly([.post], on: "/v1/walks/{id}/arrived")
     }
 
     /// 201 with the walk; the scanner's switch now surveys the start location. 404 for an unknown

@@ -145,6 +145,7 @@ struct DocumentationTests {
         "floor-vote-power", "floor-voters", "k", "neighbour-ratio", "position-power", "method",
         "leave-one-user-out",                                        // floorscan-evaluate
         "sim-position",                                              // scannerd track's simulation
+        "phone", "strangers", "rotate-every",                        // the radio lab's vhci-controller.py
     ]
 
     @Test("every --option a page names as a daemon's is a key of its shipped configuration file")

@@ -21,9 +21,10 @@ struct LiveFeedController {
     /// What a `visitor` token may follow: positions, not readings or switches.
     static let visitorFeeds: Set<LiveFeedName> = [.position, .tagPosition]
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/stream", use: stream)
-        router.allowOnly([.get], on: "/v1/stream")
+    func addRoutes(to routes: Routes) {
+        // As the feeds' own streams, read only; a visitor token gets positions only (filtered below).
+        routes.get("/v1/stream", .visit, use: stream)
+        routes.allowOnly([.get], on: "/v1/stream")
     }
 
     /// - Throws: 422 for a bad query or resume point (``LiveFeedQuery``); 403 when a visitor token

@@ -11,11 +11,11 @@ struct EventsController {
     /// Clients following the stream now.
     let subscribers: Meter
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/v1/events", use: list)
-        router.get("/v1/events/stream", use: stream)
-        router.allowOnly([.get], on: "/v1/events")
-        router.allowOnly([.get], on: "/v1/events/stream")
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/events", .read, use: list)
+        routes.get("/v1/events/stream", .read, use: stream)
+        routes.allowOnly([.get], on: "/v1/events")
+        routes.allowOnly([.get], on: "/v1/events/stream")
     }
 
     /// A ``Page`` of ``PresenceEvent``, ascending by ID.

@@ -9,14 +9,14 @@ struct WebhooksController {
     /// Subscriptions that may exist at once (``Limits/maxWebhooks``).
     var maxWebhooks = Limits.defaultMaxWebhooks
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/v1/webhooks", use: create)
-        router.get("/v1/webhooks", use: list)
-        router.delete("/v1/webhooks/{id}", use: delete)
-        router.get("/v1/webhooks/{id}/deliveries", use: deliveries)
-        router.allowOnly([.get, .post], on: "/v1/webhooks")
-        router.allowOnly([.delete], on: "/v1/webhooks/{id}")
-        router.allowOnly([.get], on: "/v1/webhooks/{id}/deliveries")
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/webhooks", .admin, use: create)
+        routes.get("/v1/webhooks", .admin, use: list)
+        routes.delete("/v1/webhooks/{id}", .admin, use: delete)
+        routes.get("/v1/webhooks/{id}/deliveries", .admin, use: deliveries)
+        routes.allowOnly([.get, .post], on: "/v1/webhooks")
+        routes.allowOnly([.delete], on: "/v1/webhooks/{id}")
+        routes.allowOnly([.get], on: "/v1/webhooks/{id}/deliveries")
     }
 
     /// 201 ``CreatedWebhook``, the only answer that shows the secret (made here when the request
