@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
@@ -53,9 +54,13 @@ let package = Package(
         // Positioning maths: Wi-Fi fingerprints and kNN, BLE path loss, trilateration and fusion,
         // the radio map, RSSI filters, routes on the plan and the simulated floor. Pure, no I/O.
         .target(name: "Positioning", dependencies: ["ScanContract"]),
-        // The offline evaluator's library: public-dataset parsers, the gzip/ZIP/XLSX readers behind
-        // them (zlib) and the error metrics. Only floorscan-evaluate and its tests use it.
-        .target(name: "Evaluation", dependencies: ["ScanContract", "Positioning", "CZlib"]),
+        // The offline evaluator's library: public-dataset parsers, the gzip and XLSX readers behind
+        // them (zlib; ZIPFoundation for the workbooks' ZIP) and the error metrics. Only
+        // floorscan-evaluate and its tests use it.
+        .target(
+            name: "Evaluation",
+            dependencies: ["ScanContract", "Positioning", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
 
         // What both daemons need from their host: sd_notify, the watchdog, journal-friendly logs,
         // the TOML configuration file (--config) read into their options, token files, and a small
@@ -69,8 +74,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The system's zlib, for reading gzipped datasets in floorscan-evaluate.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system's zlib, for reading gzipped datasets in floorscan-evaluate (not named CZlib:
+        // ZIPFoundation has a module of that name).
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // BlueZ's libbluetooth, for the BLE source's raw HCI socket.
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // libnl-genl-3 and the kernel's nl80211 header, for the Wi-Fi source.

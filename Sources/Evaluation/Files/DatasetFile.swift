@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 import Foundation
 
 /// Reads a dataset file whole, inflating it when it is gzip-compressed (told by its magic bytes,
@@ -53,7 +53,7 @@ public enum DatasetFile {
                 let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = UInt32(buffer.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return CSystemZlib.inflate(&stream, Z_NO_FLUSH)
                 }
                 output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
                 switch status {

@@ -30,7 +30,7 @@ public struct XLSXWorkbook {
             paths[name] = path
         }
         sheetPaths = paths
-        if archive.entries["xl/sharedStrings.xml"] != nil {
+        if archive.contains("xl/sharedStrings.xml") {
             let strings = try Self.elements(try archive.contents(of: "xl/sharedStrings.xml"), named: ["si", "t"], part: "shared strings")
             // A string item (si) may hold several runs (t); their texts are joined.
             var items: [String] = []

@@ -94,7 +94,7 @@ struct BLEXLSXTests {
     }
 
     @Test func notAZipOrATruncatedOneIsAClearError() throws {
-        #expect { try ZipArchive(Array("plain text".utf8)) } throws: { "\($0)".contains("no end-of-central-directory") }
+        #expect { try ZipArchive(Array("plain text".utf8)) } throws: { "\($0)".contains("not a zip archive") }
         let whole = try book(deflate: true)
         // Cutting the tail removes the end record; cutting a member's data is seen on reading it.
         #expect { try ZipArchive(Array(whole.prefix(whole.count - 30))) } throws: { "\($0)".contains("zip") }
