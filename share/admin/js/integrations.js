@@ -1,6 +1,8 @@
 // The Integrations panel: the MQTT bridge's state and the webhook subscriptions with their
 // failures, read from switchd's admin endpoints. Reading only; subscriptions are made with the API.
 
+import { failureLine, webhookLine } from './format.js';
+
 const MAX_FAILURES_SHOWN = 10;
 
 function item(text, className) {
@@ -20,17 +22,6 @@ async function mqttText(api) {
   if (mqtt.connected === true) return { text: `MQTT: connected to${broker}.`, isError: false };
   const why = mqtt.lastError ? ` (${mqtt.lastError})` : '';
   return { text: `MQTT: not connected to${broker}${why}.`, isError: true };
-}
-
-function webhookLine(webhook) {
-  const { pending, delivered, dead } = webhook.deliveries;
-  return `${webhook.url} — ${webhook.events.join(', ')}: ${delivered} delivered, ${pending} pending, ${dead} dead`;
-}
-
-function failureLine(delivery) {
-  const when = delivery.lastAttempt ? new Date(delivery.lastAttempt).toLocaleString() : 'not tried';
-  const why = delivery.lastError || (delivery.lastStatus ? `answered ${delivery.lastStatus}` : 'failed');
-  return `webhook ${delivery.webhookID}, event ${delivery.eventID} (${delivery.kind}, ${delivery.scannerID}): ${delivery.state} after ${delivery.attempts} attempts, ${when}: ${why}`;
 }
 
 /**

@@ -2,6 +2,8 @@
 // tag picked, its last sightings (GET /v1/tags/{id}/sightings: which scanner heard it, when, how
 // strongly — the "last seen" view).
 
+import { tagWhere } from './format.js';
+
 const $ = (id) => document.getElementById(id);
 
 function item(text, attributes = {}) {
@@ -15,9 +17,7 @@ export function renderTags(api, tags, positions) {
   const list = $('tag-list');
   list.replaceChildren(...tags.map((tag) => {
     const position = positions.get(tag.id);
-    const where = position
-      ? `(${position.x.toFixed(1)}, ${position.y.toFixed(1)}) ±${position.accuracyMetres.toFixed(1)} m, heard by ${position.scannersHeard}`
-      : 'not located yet';
+    const where = tagWhere(position);
     const li = item(`${tag.name}${tag.missing ? ' (missing)' : ''}: ${where} `, { tagId: String(tag.id) });
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Last seen' });
     button.addEventListener('click', () => showSightings(api, tag).catch((error) => {
