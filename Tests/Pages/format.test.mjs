@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
   beaconLabel, contentLanguages, decibels, deliveryLine, identityFromText, identityToText, metadataFromText,
-  metadataToText, offsetText, problemText, scannerLabel, tagWhere, webhookLine,
+  metadataToText, nextFreeMinor, offsetText, problemText, scannerLabel, tagWhere, webhookLine,
 } from '../../share/admin/js/format.js';
 
 test('a refusal names switchd message, code and field', () => {
@@ -64,6 +64,9 @@ test('labels keep names as they are (markup included: the page shows them as tex
   assert.equal(beaconLabel({ uuid: 'AA', major: 1, minor: 2, metadata: { name: '<i>Clock</i>' } }), '<i>Clock</i> (aa 1/2)');
   assert.equal(tagWhere(null), 'not located yet');
   assert.equal(tagWhere({ x: 1, y: 2.25, accuracyMetres: 1.5, scannersHeard: 3 }), '(1.0, 2.3) ±1.5 m, heard by 3');
+  const inRoom = { x: 1, y: 2, accuracyMetres: 1, scannersHeard: 2, roomID: 5 };
+  assert.equal(tagWhere(inRoom, (id) => (id === 5 ? '<b>Hall</b>' : null)), '(1.0, 2.0) ±1.0 m, heard by 2, in <b>Hall</b>');
+  assert.equal(tagWhere({ ...inRoom, roomID: 6 }, () => null), '(1.0, 2.0) ±1.0 m, heard by 2, in room 6');
 });
 
 test('webhooks and deliveries are worded with their counts and why', () => {
@@ -73,4 +76,11 @@ test('webhooks and deliveries are worded with their counts and why', () => {
     'event 7 (entered, tag 4): pending, 2 attempts: connection refused');
   assert.equal(deliveryLine({ eventID: 8, kind: 'left', scannerID: 'pi', state: 'delivered', attempts: 1, lastStatus: 200 }),
     'event 8 (left, scanner pi): delivered, 1 attempts, last answer 200');
+});
+
+test('a new beacon gets the next free minor of its UUID and major', () => {
+  const beacons = [{ uuid: 'AA', major: 1, minor: 4 }, { uuid: 'aa', major: 1, minor: 2 }, { uuid: 'aa', major: 2, minor: 9 }];
+  assert.equal(nextFreeMinor(beacons, ' aa ', 1), 5);
+  assert.equal(nextFreeMinor(beacons, 'aa', 3), 1);
+  assert.equal(nextFreeMinor([{ uuid: 'aa', major: 1, minor: 65535 }], 'aa', 1), null);
 });

@@ -3,7 +3,7 @@
 // Run with `scripts/admin-js-test`.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { Panels } from '../../share/admin/js/panel.js';
+import { Panel, Panels } from '../../share/admin/js/panel.js';
 
 function recorder(name, log, { fails = false } = {}) {
   return {
@@ -31,4 +31,32 @@ test('panels mount once, refresh together and unmount', async () => {
   assert.deepEqual(said, [['Not all panels could be read: b unreadable', true]]);
   panels.mount({ id: 3, say: () => {} });
   assert.equal(log.at(-1), 'b mount 3');
+});
+
+test('a Panel listens from mount to unmount; a failing action is handed to guard, a submit is not sent', async () => {
+  const button = new EventTarget();
+  const form = new EventTarget();
+  const runs = [];
+  const failures = [];
+  class Probe extends Panel {
+    wire() {
+      this.on('button', 'click', () => runs.push('click'));
+      this.onSubmit('form', () => { throw new Error('refused'); });
+    }
+    clear() { runs.push('cleared'); }
+  }
+  const guard = (action) => async (...args) => {
+    try { await action(...args); } catch (error) { failures.push(error.message); }
+  };
+  const probe = new Probe();
+  probe.mount({ $: (id) => ({ button, form })[id], guard });
+  button.dispatchEvent(new Event('click'));
+  const submit = new Event('submit', { cancelable: true });
+  form.dispatchEvent(submit);
+  await new Promise((resolve) => { setImmediate(resolve); });
+  assert.equal(submit.defaultPrevented, true);
+  probe.unmount();
+  button.dispatchEvent(new Event('click'));
+  assert.deepEqual(runs, ['click', 'cleared']);
+  assert.deepEqual(failures, ['refused']);
 });

@@ -116,11 +116,12 @@ export function identityToText(identity) {
   }
 }
 
-/** A tag's latest position as listed. */
-export function tagWhere(position) {
-  return position
-    ? `(${position.x.toFixed(1)}, ${position.y.toFixed(1)}) ±${position.accuracyMetres.toFixed(1)} m, heard by ${position.scannersHeard}`
-    : 'not located yet';
+/** A tag's latest position as listed; `roomName(id)`: a room's name, null when not known here. */
+export function tagWhere(position, roomName = () => null) {
+  if (!position) return 'not located yet';
+  const where = `(${position.x.toFixed(1)}, ${position.y.toFixed(1)}) ±${position.accuracyMetres.toFixed(1)} m, heard by ${position.scannersHeard}`;
+  if (position.roomID === undefined || position.roomID === null) return where;
+  return `${where}, in ${roomName(position.roomID) ?? `room ${position.roomID}`}`;
 }
 
 /** A webhook subscription with its delivery counts. */
@@ -144,4 +145,11 @@ export function deliveryLine(delivery) {
   const status = delivery.lastStatus ? `, last answer ${delivery.lastStatus}` : '';
   const why = delivery.lastError ? `: ${delivery.lastError}` : '';
   return `event ${delivery.eventID} (${delivery.kind}, ${subject}): ${delivery.state}, ${delivery.attempts} attempts${status}${why}`;
+}
+
+/** The smallest minor above every registered one of `uuid`/`major` (1 for none), or null past 65535. */
+export function nextFreeMinor(beacons, uuid, major) {
+  const same = beacons.filter((b) => b.uuid.toLowerCase() === String(uuid).trim().toLowerCase() && b.major === major);
+  const next = same.length ? Math.max(...same.map((b) => b.minor)) + 1 : 1;
+  return next <= 65535 ? next : null;
 }

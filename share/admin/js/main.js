@@ -1,19 +1,28 @@
 // The admin page: sign in, floors and rooms, the survey with live progress, coverage and heat
-// map, links and routes, the live position, and the integrations' state (integrations.js).
-// State lives here; drawing is in plan.js.
+// map, links and routes, the live position. State lives here; drawing is in plan.js. The panels
+// keeping panel.js's contract (mount, refresh, unmount) are each in their own module: scanners
+// on the plan (placements.js), beacons (beacons.js), tags (tags.js), integrations and webhooks
+// (integrations.js).
 
-import { Api, ApiError } from './api.js';
+import { Api } from './api.js';
+import { BeaconsPanel } from './beacons.js';
 import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
-import { loadIntegrations } from './integrations.js';
+import { button as makeButton, option } from './dom.js';
+import { wireDrag } from './drag.js';
+import { problemText } from './format.js';
+import { metresAt } from './geometry.js';
+import { IntegrationsPanel } from './integrations.js';
 import { LiveFeed } from './live.js';
 import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
+import { Panels } from './panel.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+import { PlacementPanel } from './placements.js';
 import { ScannersPanel } from './scanners.js';
-import { renderTags } from './tags.js';
+import { TagsPanel } from './tags.js';
 import { WalkPanel } from './walk.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
@@ -56,12 +65,30 @@ const walks = new WalkPanel(api, live, $, (text, isError) => say(text, isError),
 // ---- status and error handling ----
 
 /** Runs an action of the admin; a failure is shown, never thrown to the console. */
-const guard = guardWith((error) => (error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error)));
+const guard = guardWith(problemText);
 
 const scanners = new ScannersPanel(api, $, (text, isError) => say(text, isError), guard, async () => {
   await loadScanners();
   await loadFloorContents();
 });
+
+/** The panels of panel.js's contract, mounted at sign-in with the page's context. */
+const panels = new Panels();
+const placements = panels.add(new PlacementPanel());
+const beacons = panels.add(new BeaconsPanel());
+const integrations = panels.add(new IntegrationsPanel());
+const tagsPanel = panels.add(new TagsPanel(() => loadTags()));
+const panelContext = {
+  api, $, say, guard,
+  plan: {
+    floor: () => state.floor,
+    floors: () => state.floors,
+    roomName: (id) => state.rooms.find((room) => room.id === id)?.name ?? null,
+    geometry: () => currentGeometry(),
+    redraw: () => renderPlan(),
+    reload: () => loadFloorContents(),
+  },
+};
 
 function on(id, event, action) {
   $(id).addEventListener(event, guard(action));
@@ -87,6 +114,7 @@ async function signIn(event) {
 
 function signOut(message) {
   stopStreams();
+  panels.unmount();
   state.tagFeeds = null;
   live.closeAll();
   sessionStorage.removeItem(TOKEN_KEY);
@@ -101,7 +129,8 @@ async function showApp() {
   $('sign-in-view').hidden = true;
   $('app-view').hidden = false;
   $('sign-out').hidden = false;
-  await Promise.all([loadScanners(), loadFloors(), loadIntegrations(api, $), showDashboard(api)]);
+  panels.mount(panelContext);
+  await Promise.all([loadScanners(), loadFloors(), showDashboard(api)]);
   say('Signed in.');
 }
 
@@ -171,7 +200,8 @@ async function loadFloorContents() {
     api.get('/v1/radiomap'),
   ]);
   Object.assign(state, { rooms, locations, allLocations, links, radioMap });
-  await loadTags().catch((error) => say(`Tags and fixed scanners not shown: ${error.message}`, true));
+  // The panels: tags and fixed scanners (loadTags), scanners on the plan, beacons, integrations.
+  await panels.refresh();
   renderAll();
 }
 
@@ -181,18 +211,28 @@ async function loadFloorContents() {
 async function loadTags() {
   const floor = state.floor;
   const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.all('/v1/tags')]);
-  const latest = await Promise.all(tags.map((tag) => api.get(`/v1/tags/${tag.id}/positions/latest`).catch(() => null)));
+  const latest = await Promise.all(tags.map((tag) => latestPosition(tag).catch(() => null)));
   state.placements = placements;
   state.tags = tags;
   state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
-  renderTags(api, tags, state.tagPositions);
+  tagsPanel.render(tags, state.tagPositions);
   // One interest in every tag's positions, however many tags there are: the page's one stream.
   state.tagFeeds ??= live.follow({ feed: 'tagPosition' }, (event, position) => {
     if (!state.tags.some((tag) => tag.id === position.tagID)) return;
     state.tagPositions.set(position.tagID, position);
     renderPlan();
-    renderTags(api, state.tags, state.tagPositions);
+    tagsPanel.render(state.tags, state.tagPositions);
   });
+}
+
+/**
+ * The tag's latest position, or null when it was never located. Asked only once its first
+ * position exists (`/positions` answers an empty page, not the 404 of `/positions/latest`, which
+ * the browser would log as an error for every new tag).
+ */
+async function latestPosition(tag) {
+  const first = await api.get(`/v1/tags/${tag.id}/positions?limit=1`);
+  return first.items.length ? api.get(`/v1/tags/${tag.id}/positions/latest`) : null;
 }
 
 function tagsOnFloor() {
@@ -224,20 +264,8 @@ function followEstimate(tries) {
 
 // ---- rendering ----
 
-function option(value, text) {
-  const node = document.createElement('option');
-  node.value = String(value);
-  node.textContent = text;
-  return node;
-}
-
 function button(text, action, className) {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.textContent = text;
-  if (className) node.className = className;
-  node.addEventListener('click', guard(action));
-  return node;
+  return makeButton(text, action, guard, className);
 }
 
 function floorName(id) {
@@ -305,6 +333,7 @@ function renderPlan() {
     marks: state.marks,
     position,
     fixedScanners: state.placements.map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
+    beacons: beacons.onPlan(),
     tags: tagsOnFloor(),
   });
   geoReference.drawOn($('plan'), g);
@@ -639,7 +668,7 @@ async function showRoute() {
 
 async function tapPlan(event) {
   if (!state.floor || event.button !== 0) return;
-  const tool = document.querySelector('input[name="tool"]:checked').value;
+  const tool = currentTool();
   const locationID = Number.parseInt(event.target.dataset?.locationId ?? '', 10);
   const point = eventPoint($('plan'), event);
   if (Number.isFinite(locationID) && (tool === 'select' || tool === 'link' || tool === 'add')) {
@@ -672,11 +701,19 @@ async function tapPlan(event) {
     await setOrigin(point);
   } else if (tool === 'geo') {
     geoReference.mark(toMetres(currentGeometry(), point.x, point.y));
+  } else if (tool === 'scanner') {
+    await placements.placeAt(metresAt(currentGeometry(), point));
+  } else if (tool === 'beacon') {
+    await beacons.addAt(metresAt(currentGeometry(), point));
   }
 }
 
+function currentTool() {
+  return document.querySelector('input[name="tool"]:checked').value;
+}
+
 function toolChanged() {
-  const tool = document.querySelector('input[name="tool"]:checked').value;
+  const tool = currentTool();
   state.linkFirst = null;
   if (tool !== 'scale') {
     state.marks = [];
@@ -689,6 +726,8 @@ function toolChanged() {
     scale: 'Tap two points whose real distance you know, then type it.',
     origin: 'Tap the point that is x = 0 m, y = 0 m.',
     geo: 'Tap a spot whose latitude and longitude you know, then type them; three or more spots, then save.',
+    scanner: 'Tap where the scanner chosen under Scanners stands (its height and offset come from there). Drag a square to move a scanner.',
+    beacon: 'Tap where a new beacon hangs: its UUID, major, minor and power come from the Beacons card. Drag a diamond to move a beacon.',
   };
   $('plan-hint').textContent = hints[tool];
   renderPlan();
@@ -856,11 +895,20 @@ function wire() {
   on('route-show', 'click', showRoute);
   on('locate-start', 'click', startLocating);
   on('locate-stop', 'click', stopLocating);
-  on('integrations-refresh', 'click', () => loadIntegrations(api, $));
   on('scanners-refresh', 'click', async () => { await loadScanners(); renderPlan(); });
   on('enrol-form', 'submit', (event) => { event.preventDefault(); return scanners.enrol($('enrol-scanner').value.trim()); });
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
+  // Before the plan's tap: a press on a scanner's square or a beacon's diamond is theirs.
+  wireDrag($('plan'), {
+    enabled: () => ['select', 'scanner', 'beacon'].includes(currentTool()),
+    tap: (mark) => (mark.kind === 'scanner' ? placements.choose(mark.id) : beacons.choose(mark.id)),
+    drop: (mark, point) => {
+      const metres = metresAt(currentGeometry(), point);
+      return mark.kind === 'scanner' ? placements.move(mark.id, metres) : beacons.move(mark.id, metres);
+    },
+    guard,
+  });
   on('plan', 'pointerup', tapPlan);
   // Each change of the control points is drawn on the plan at once.
   on('geo-form', 'submit', (event) => { geoReference.addTyped(event); renderPlan(); });

@@ -55,6 +55,7 @@ export function drawBase(svg, g, imageURL) {
  *   position: {x, y, accuracyMetres} | null,
  *   fixedScanners: [{scannerID, x, y, receiveOffset, watchedLeftOut}] (this floor's placements; watchedLeftOut
  *     beacons their watched list leaves out, outlined when any),
+ *   beacons: [{id, x, y, label, chosen}] (this floor's registered beacons, diamonds),
  *   tags: [{tag, position}] (tags whose latest position is on this floor) }
  */
 export function draw(svg, view) {
@@ -113,6 +114,17 @@ export function draw(svg, view) {
     }, svg);
     const leftOut = scanner.watchedLeftOut > 0 ? `; ${scanner.watchedLeftOut} beacons left out of the watched list` : '';
     element('title', {}, square).textContent = `${scanner.scannerID} (receive offset ${scanner.receiveOffset.toFixed(1)} dB${leftOut})`;
+    element('text', { class: 'label', x: p.x + size, y: p.y + size / 3 }, svg).textContent = scanner.scannerID;
+  }
+  for (const beacon of view.beacons || []) {
+    const p = toPixels(g, beacon.x, beacon.y);
+    const r = unit * 1.1;
+    const diamond = element('polygon', {
+      class: beacon.chosen ? 'beacon chosen' : 'beacon', points: `${p.x},${p.y - r} ${p.x + r},${p.y} ${p.x},${p.y + r} ${p.x - r},${p.y}`,
+      'data-beacon-id': beacon.id, id: `beacon-${beacon.id}`,
+    }, svg);
+    element('title', {}, diamond).textContent = `Beacon ${beacon.label}`;
+    element('text', { class: 'label', x: p.x + unit * 1.4, y: p.y + unit * 0.4 }, svg).textContent = beacon.label;
   }
   for (const { tag, position } of view.tags || []) {
     const p = toPixels(g, position.x, position.y);
