@@ -3,14 +3,23 @@ that scripts/browser-test started: scanners placed on the plan by a tap, one dra
 and receive-offset override saved, one unplaced and placed again (each checked with
 GET /v1/scanners/{id}/placement); a beacon added by a tap with content in two languages, dragged,
 edited and another deleted; a tag made, marked missing, edited and deleted; a webhook made with
-chosen event kinds (seen in GET /v1/webhooks), its deliveries shown, deleted. Names with markup
-(`<b>x</b>`) must show as text; refusals of switchd (422) must be shown with the field they name.
+chosen event kinds (seen in GET /v1/webhooks), its deliveries shown, deleted. Then two rooms with a
+location each made on the page, a webhook to a receiver in this test, and a tag that walks (its
+sightings posted as the three scanners would) from one room into the other: its room changes on
+the page and in GET /v1/tags/{id}/positions/latest, and the receiver gets the tag's `entered`.
+Names with markup (`<b>x</b>`) must show as text; refusals of switchd (422) must be shown with
+the field they name; no other console error.
 
 Exits non-zero on the first failed step, after a screenshot of it.
 """
 
+import datetime
+import http.server
+import json
+import math
 import os
 import sys
+import threading
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -270,6 +279,129 @@ def webhooks(page):
     page.wait("its line gone", lambda: not driver.find_elements(By.CSS_SELECTOR, item))
 
 
+class Receiver:
+    """A webhook receiver on loopback: keeps every delivery's JSON body, answers 204."""
+
+    def __init__(self):
+        self.bodies = []
+        bodies = self.bodies
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                length = int(self.headers.get("Content-Length") or 0)
+                bodies.append(json.loads(self.rfile.read(length) or b"null"))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/floorscan-hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def iso(moment):
+    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def heard_at(identity, spot, end):
+    """Every placed scanner reports the window ending at `end`, at the RSSI of a tag carried 1 m
+    high at `spot` (−59 dBm at 1 m, exponent 2, the scanners 2.5 m high)."""
+    for scanner in api("GET", "/v1/placements"):
+        if scanner["scannerID"] not in {name for name, _, _ in SCANNERS}:
+            continue
+        distance = math.sqrt((spot[0] - scanner["x"]) ** 2 + (spot[1] - scanner["y"]) ** 2 + (scanner["height"] - 1.0) ** 2)
+        rssi = -59 - 20 * math.log10(max(distance, 0.5))
+        api("POST", "/v1/sightings", {"scannerID": scanner["scannerID"], "sightings": [{
+            "identity": identity, "windowStart": iso(end - datetime.timedelta(seconds=1)), "windowEnd": iso(end),
+            "count": 3, "medianRSSI": round(rssi, 1), "maxRSSI": round(rssi) + 1,
+        }]})
+
+
+def a_tag_walks(page, floor):
+    """Two rooms and their locations made on the page, a webhook on the page to a receiver here,
+    and a tag that walks from one room into the other: its room changes on the page and in
+    GET /v1/tags/{id}/positions/latest, and the webhook gets the tag's `entered`."""
+    driver = page.driver
+    print("==> two rooms, a location in each, made on the page")
+    rooms = {}
+    for name, x, y in [("West hall", 6, 10), ("East hall", 27, 10)]:
+        fill(page, "room-name", name)
+        page.by_id("room-create").click()
+        page.wait(f"room {name}", lambda: any(r["name"] == name for r in api("GET", f"/v1/rooms?floor={floor['id']}")))
+        rooms[name] = next(r["id"] for r in api("GET", f"/v1/rooms?floor={floor['id']}") if r["name"] == name)
+        choose(page, "room-select", str(rooms[name]))
+        page.tool("add")
+        page.tap_plan(x * PIXELS_PER_METRE, y * PIXELS_PER_METRE)
+        page.wait(f"a location in {name}", lambda: any(loc["roomID"] == rooms[name] for loc in api("GET", f"/v1/locations?floor={floor['id']}")))
+    page.tool("select")
+
+    receiver = Receiver()
+    try:
+        print("==> a webhook to a receiver here, for tags' 'entered', made on the page")
+        fill(page, "webhook-url", receiver.url)
+        for value in ["left", "away", "back", "missingTagHeard"]:
+            box = driver.find_element(By.CSS_SELECTOR, f'input[name="webhook-event"][value="{value}"]')
+            if box.is_selected():
+                box.click()
+        for value, wanted in [("scanners", False), ("tags", True)]:
+            box = driver.find_element(By.CSS_SELECTOR, f'input[name="webhook-subject"][value="{value}"]')
+            if box.is_selected() != wanted:
+                box.click()
+        page.by_id("webhook-create").click()
+        page.wait("the receiver's webhook", lambda: any(w["url"] == receiver.url for w in api("GET", "/v1/webhooks")["items"]))
+
+        print("==> a tag made on the page walks from West hall into East hall")
+        identity = {"kind": "address", "address": "02:00:00:00:7a:1c"}
+        fill(page, "tag-name", "Walker")
+        choose(page, "tag-kind", "address")
+        fill(page, "tag-identity", identity["address"])
+        page.by_id("tag-save").click()
+        page.wait("the tag made", lambda: any(t["name"] == "Walker" for t in api("GET", "/v1/tags")["items"]))
+        tag = next(t for t in api("GET", "/v1/tags")["items"] if t["name"] == "Walker")
+        item = f"#tag-list li[data-tag-id='{tag['id']}']"
+        room_on_page = lambda: page.js("return document.querySelector(arguments[0])?.dataset.roomId ?? null", item)  # noqa: E731
+
+        def latest_room():
+            page_of = api("GET", f"/v1/tags/{tag['id']}/positions?limit=1")
+            return api("GET", f"/v1/tags/{tag['id']}/positions/latest").get("roomID") if page_of["items"] else None
+
+        start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        path = [(6.0, 10.0)] * 4 + [(6.0 + 2 * step, 10.0) for step in range(1, 11)] + [(27.0, 10.0)] * 6
+        second = 0
+        for spot in path[:4]:
+            heard_at(identity, spot, start + datetime.timedelta(seconds=second))
+            second += 1
+        page.wait("the tag in West hall (API)", lambda: latest_room() == rooms["West hall"])
+        page.wait("the tag in West hall on the page", lambda: room_on_page() == str(rooms["West hall"]))
+        page.shot("setup-tag-in-west-hall", show="plan")
+        for spot in path[4:]:
+            heard_at(identity, spot, start + datetime.timedelta(seconds=second))
+            second += 1
+        page.wait("the tag in East hall (API)", lambda: latest_room() == rooms["East hall"])
+        page.wait("the tag in East hall on the page", lambda: room_on_page() == str(rooms["East hall"]))
+        text = page.js("return document.querySelector(arguments[0]).textContent", item)
+        if "in East hall" not in text:
+            raise AssertionError(f"the tag is listed as {text!r}")
+        page.shot("setup-tag-in-east-hall", show="plan")
+
+        def entered_east():
+            return any(body.get("type") == "presence.entered" and body["data"].get("tagID") == tag["id"]
+                       and body["data"].get("roomID") == rooms["East hall"] for body in receiver.bodies)
+        page.wait("the webhook made on the page to get the tag's 'entered' East hall", entered_east)
+        print(f"    {len(receiver.bodies)} deliveries received: {[b['type'] + ' ' + str(b['data'].get('roomID')) for b in receiver.bodies]}")
+        page.by_id("integrations-refresh").click()
+        page.wait("the deliveries counted on the page", lambda: "0 delivered" not in page.text("webhook-list"))
+        page.shot("setup-webhook-delivered", show="webhook-list")
+    finally:
+        receiver.close()
+
+
 def run(page):
     floor = api("POST", "/v1/floors", {"name": "Setup floor", "building": "Setup building"})
     for scanner_id, _, _ in SCANNERS:
@@ -282,6 +414,7 @@ def run(page):
     beacons_on_the_plan(page, floor)
     tags(page)
     webhooks(page)
+    a_tag_walks(page, floor)
 
 
 def expected(entry):
@@ -298,7 +431,7 @@ def main():
     page.console = [entry for entry in page.console if not expected(entry)]
     if close_and_judge(page, failed):
         return 1
-    print(f"PASS: scanners placed, dragged, overridden and unplaced; a beacon added, dragged, edited; a tag; a webhook; {page.shot_number} screenshots")
+    print(f"PASS: scanners placed, dragged, overridden and unplaced; beacons; a tag; a webhook; a tag walking into another room, its 'entered' delivered; {page.shot_number} screenshots")
     return 0
 
 
