@@ -1,8 +1,9 @@
-// The admin page: sign in, floors and rooms, the survey with live progress, coverage and heat
-// map, links and routes, the live position. State lives here; drawing is in plan.js. The panels
-// keeping panel.js's contract (mount, refresh, unmount) are each in their own module: scanners
-// on the plan (placements.js), beacons (beacons.js), tags (tags.js), integrations and webhooks
-// (integrations.js).
+// The admin page: sign in, floors, plan and scale, rooms and locations, coverage and heat map,
+// and what a tap on the plan does. State lives here; drawing is in plan.js. The panels keeping
+// panel.js's contract (mount, refresh, unmount) are each in their own module: scanners on the
+// plan (placements.js), beacons (beacons.js), tags (tags.js), integrations and webhooks
+// (integrations.js), links and routes (links.js), "Scan here" (survey.js), the live position
+// (locate.js).
 
 import { Api } from './api.js';
 import { BeaconsPanel } from './beacons.js';
@@ -14,7 +15,9 @@ import { wireDrag } from './drag.js';
 import { problemText } from './format.js';
 import { metresAt } from './geometry.js';
 import { IntegrationsPanel } from './integrations.js';
+import { LinksPanel } from './links.js';
 import { LiveFeed } from './live.js';
+import { LocatePanel } from './locate.js';
 import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
@@ -22,12 +25,11 @@ import { Panels } from './panel.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 import { PlacementPanel } from './placements.js';
 import { ScannersPanel } from './scanners.js';
+import { SurveyPanel } from './survey.js';
 import { TagsPanel } from './tags.js';
 import { WalkPanel } from './walk.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
-/** After the switch turns itself off, the last batch may still be on its way. */
-const SETTLE_MS = 2000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,23 +39,16 @@ const state = {
   rooms: [],
   locations: [],
   allLocations: [],
-  links: [],
   radioMap: null,
   imageURL: null,
   imageSize: null,
   chosen: null,
   marks: [],
-  route: [],
-  position: null,
   placements: [],
   tags: [],
   tagPositions: new Map(),
   tagFeeds: null,
-  linkFirst: null,
   heatURL: null,
-  surveyingLocation: null,
-  survey: null,
-  locate: null,
 };
 
 const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
@@ -78,6 +73,13 @@ const placements = panels.add(new PlacementPanel());
 const beacons = panels.add(new BeaconsPanel());
 const integrations = panels.add(new IntegrationsPanel());
 const tagsPanel = panels.add(new TagsPanel(() => loadTags()));
+const links = panels.add(new LinksPanel({ locations: () => state.locations, allLocations: () => state.allLocations }));
+const survey = panels.add(new SurveyPanel(live, {
+  chosen: () => locationByID(state.chosen),
+  changed: () => { renderLocations(); renderPlan(); },
+  reloadCoverage: () => reloadCoverage(),
+}));
+const locate = panels.add(new LocatePanel(live, () => $('scanner-select').value, () => survey.stopScanning()));
 const panelContext = {
   api, $, say, guard,
   plan: {
@@ -113,7 +115,6 @@ async function signIn(event) {
 }
 
 function signOut(message) {
-  stopStreams();
   panels.unmount();
   state.tagFeeds = null;
   live.closeAll();
@@ -160,10 +161,8 @@ async function showFloor(floor) {
   state.floor = floor;
   if (changed) {
     state.marks = [];
-    state.route = [];
     state.chosen = null;
-    state.linkFirst = null;
-    $('route-result').textContent = '';
+    links.floorChanged();
   }
   for (const id of ['floor-rename', 'floor-delete', 'plan-file', 'room-name', 'room-create']) $(id).disabled = !floor;
   await loadPlanImage();
@@ -192,14 +191,13 @@ async function loadPlanImage() {
 
 async function loadFloorContents() {
   const floor = state.floor;
-  const [rooms, locations, allLocations, links, radioMap] = await Promise.all([
+  const [rooms, locations, allLocations, radioMap] = await Promise.all([
     floor ? api.get(`/v1/rooms?floor=${floor.id}`) : [],
     floor ? api.get(`/v1/locations?floor=${floor.id}`) : [],
     api.get('/v1/locations'),
-    api.get('/v1/links'),
     api.get('/v1/radiomap'),
   ]);
-  Object.assign(state, { rooms, locations, allLocations, links, radioMap });
+  Object.assign(state, { rooms, locations, allLocations, radioMap });
   // The panels: tags and fixed scanners (loadTags), scanners on the plan, beacons, integrations.
   await panels.refresh();
   renderAll();
@@ -268,11 +266,6 @@ function button(text, action, className) {
   return makeButton(text, action, guard, className);
 }
 
-function floorName(id) {
-  const floor = state.floors.find((f) => f.id === id);
-  return floor ? floor.name : `floor ${id}`;
-}
-
 function locationByID(id) {
   return state.allLocations.find((l) => l.id === id);
 }
@@ -303,19 +296,15 @@ function currentGeometry() {
 function renderAll() {
   renderRooms();
   renderLocations();
-  renderLinkControls();
+  links.render();
   renderCoverage();
   renderPlan();
 }
 
 function renderPlan() {
   const g = currentGeometry();
-  const onFloor = new Set(state.locations.map((l) => l.id));
-  const links = state.links
-    .filter((link) => onFloor.has(link.from) && onFloor.has(link.to))
-    .map((link) => ({ from: locationByID(link.from), to: locationByID(link.to) }))
-    .filter((link) => link.from && link.to);
-  const position = state.position && state.floor && state.position.floor === state.floor.id ? state.position : null;
+  const linked = links.onPlan();
+  const position = locate.onPlan(state.floor);
   draw($('plan'), {
     geometry: g,
     imageURL: state.imageURL,
@@ -325,11 +314,11 @@ function renderPlan() {
       location,
       coverage: coverage(location),
       detail: expectedErrorText(location),
-      chosen: location.id === state.chosen || location.id === state.linkFirst,
-      surveying: location.id === state.surveyingLocation,
+      chosen: location.id === state.chosen || location.id === links.first,
+      surveying: location.id === survey.surveyingLocation(),
     })),
-    links,
-    route: state.route.filter((l) => onFloor.has(l.id)),
+    links: linked.links,
+    route: linked.route,
     marks: state.marks,
     position,
     fixedScanners: state.placements.map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
@@ -393,36 +382,8 @@ function renderLocations() {
   }));
   const chosen = locationByID(state.chosen);
   $('chosen-location').textContent = chosen ? chosen.name : 'none';
-  $('scan-here').disabled = !chosen || state.survey !== null;
-  walks.render(state.locations, chosen ? chosen.id : null, state.survey !== null);
-}
-
-function renderLinkControls() {
-  const groups = state.floors.map((floor) => {
-    const group = document.createElement('optgroup');
-    group.label = floor.name;
-    group.append(...state.allLocations.filter((l) => l.floorID === floor.id).map((l) => option(l.id, l.name)));
-    return group;
-  });
-  for (const id of ['link-from', 'link-to']) {
-    const select = $(id);
-    const current = select.value;
-    select.replaceChildren(...groups.map((group) => group.cloneNode(true)));
-    if (state.allLocations.some((l) => String(l.id) === current)) select.value = current;
-  }
-  const onFloor = new Set(state.locations.map((l) => l.id));
-  const list = $('link-list');
-  list.replaceChildren(...state.links.filter((link) => onFloor.has(link.from) || onFloor.has(link.to)).map((link) => {
-    const item = document.createElement('li');
-    const a = locationByID(link.from);
-    const b = locationByID(link.to);
-    const describe = (l) => (l ? (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`) : `#${link.from}`);
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = `${describe(a)} ↔ ${describe(b)}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m`;
-    item.append(name, button('Delete…', () => deleteLink(link), 'danger'));
-    return item;
-  }));
+  $('scan-here').disabled = !chosen || survey.busy();
+  walks.render(state.locations, chosen ? chosen.id : null, survey.busy());
 }
 
 /** The plan's legend: a swatch per expected-error band (quality.js), the suggestion and the choice. */
@@ -627,43 +588,6 @@ function choose(id) {
   renderPlan();
 }
 
-// ---- links and routes ----
-
-async function createLink(from, to) {
-  const kindSelect = $('link-kind');
-  const a = locationByID(from);
-  const b = locationByID(to);
-  if (a && b && a.floorID !== b.floorID && kindSelect.value === 'walk') kindSelect.value = 'stairs';
-  const link = await api.post('/v1/links', { from, to, kind: kindSelect.value });
-  const links = await api.get('/v1/links');
-  state.links = links;
-  renderAll();
-  say(`Linked ${a?.name ?? from} and ${b?.name ?? to}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m.`);
-}
-
-async function deleteLink(link) {
-  if (!await confirmAction('Delete this link? Routes will no longer use it.')) return;
-  await api.delete(`/v1/links/${link.id}`);
-  state.links = await api.get('/v1/links');
-  renderAll();
-  say('Link deleted.');
-}
-
-async function showRoute() {
-  const from = Number.parseInt($('link-from').value, 10);
-  const to = Number.parseInt($('link-to').value, 10);
-  const route = await api.post('/v1/routes', { from, to });
-  state.route = route.path.map(locationByID).filter(Boolean);
-  const names = state.route.map((l) => (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`));
-  const eta = route.etaSeconds < 90 ? `${Math.round(route.etaSeconds)} s` : `${(route.etaSeconds / 60).toFixed(1)} min`;
-  const result = $('route-result');
-  result.textContent = `Route ${names.join(' → ')}: ${route.distanceMetres.toFixed(1)} m, about ${eta} on foot`
-    + (route.floorChanges ? `, ${route.floorChanges} floor change${route.floorChanges === 1 ? '' : 's'}.` : '.');
-  result.dataset.distance = String(route.distanceMetres);
-  result.dataset.eta = String(route.etaSeconds);
-  renderPlan();
-}
-
 // ---- the plan ----
 
 async function tapPlan(event) {
@@ -676,17 +600,7 @@ async function tapPlan(event) {
       choose(locationID);
       return;
     }
-    if (state.linkFirst === null || state.linkFirst === locationID) {
-      state.linkFirst = locationID;
-      $('link-from').value = String(locationID);
-      say('Now tap the location to link it to.');
-      renderPlan();
-      return;
-    }
-    const first = state.linkFirst;
-    state.linkFirst = null;
-    $('link-to').value = String(locationID);
-    await createLink(first, locationID);
+    await links.tapLocation(locationID);
     return;
   }
   if (tool === 'add') {
@@ -714,7 +628,7 @@ function currentTool() {
 
 function toolChanged() {
   const tool = currentTool();
-  state.linkFirst = null;
+  links.first = null;
   if (tool !== 'scale') {
     state.marks = [];
     $('scale-form').hidden = true;
@@ -733,144 +647,6 @@ function toolChanged() {
   renderPlan();
 }
 
-// ---- survey ----
-
-function stopStreams() {
-  for (const key of ['survey', 'locate']) {
-    if (state[key]) state[key].controller.abort();
-    state[key] = null;
-  }
-  state.surveyingLocation = null;
-}
-
-function showSurveyProgress() {
-  const s = state.survey;
-  if (!s) return;
-  const scans = Math.max(s.scansCompleted, s.scansSeen);
-  $('survey-bar').max = s.target;
-  $('survey-bar').value = Math.min(scans, s.target);
-  const heard = `${s.samples} samples, ${s.aps.size} access points, ${s.beacons.size} beacons heard`;
-  const text = s.done
-    ? `Done: ${s.location.name} surveyed (${s.stoppedBy === 'stopCondition' ? 'stop condition reached' : 'turned off'}) — ${heard}.`
-    : `Surveying ${s.location.name}: scan ${Math.min(scans, s.target)} of ${s.target}; ${heard}.`;
-  $('survey-text').textContent = text;
-  const progress = $('survey-progress');
-  progress.dataset.state = s.done ? 'done' : 'surveying';
-  progress.dataset.samples = String(s.samples);
-  progress.dataset.locationId = String(s.location.id);
-}
-
-/** Whether the switch now says the survey started at `s.revision` is over. */
-function checkSwitch(s) {
-  const sw = s.latestSwitch;
-  if (!sw || s.revision === null || s.done) return;
-  if (sw.revision >= s.revision) s.scansCompleted = Math.max(s.scansCompleted, sw.scansCompleted || 0);
-  if (sw.revision > s.revision && !sw.scanning) {
-    s.done = true;
-    s.stoppedBy = sw.stoppedBy || 'turnedOff';
-    state.surveyingLocation = null;
-    showSurveyProgress();
-    say(`Survey of ${s.location.name} finished.`);
-    setTimeout(guard(async () => {
-      if (state.survey === s) {
-        s.controller.abort();
-        state.survey = null;
-      }
-      await reloadCoverage();
-      showSurveyProgress();
-    }), SETTLE_MS);
-  } else {
-    showSurveyProgress();
-  }
-}
-
-async function scanHere() {
-  const location = locationByID(state.chosen);
-  const scannerID = $('scanner-select').value;
-  if (!location || !scannerID) throw new Error('Choose a scanner and a location first.');
-  const target = Math.max(1, Number.parseInt($('stop-scans').value, 10) || 4);
-  if (state.survey) state.survey.controller.abort();
-  const s = {
-    controller: new AbortController(), location, target, revision: null, latestSwitch: null,
-    samples: 0, aps: new Set(), beacons: new Set(), scansCompleted: 0, scansSeen: 0, done: false, stoppedBy: null,
-  };
-  state.survey = s;
-  state.surveyingLocation = location.id;
-  renderLocations();
-  renderPlan();
-  const signal = s.controller.signal;
-  const scanner = encodeURIComponent(scannerID);
-  const measurements = live.follow({ feed: 'measurement', scannerID }, (event, m) => {
-    if (m.locationID !== location.id) return;
-    s.samples += 1;
-    if (m.kind === 'wifi' || m.bssid) s.aps.add(m.bssid);
-    else s.beacons.add(`${m.uuid}/${m.major}/${m.minor}`);
-    if (Number.isInteger(m.scan)) s.scansSeen = Math.max(s.scansSeen, m.scan + 1);
-    showSurveyProgress();
-  }, { signal });
-  const switches = live.follow({ feed: 'switch', scannerID }, (event, sw) => {
-    s.latestSwitch = sw;
-    checkSwitch(s);
-  }, { signal });
-  await Promise.race([
-    Promise.all([measurements.opened, switches.opened]),
-    new Promise((resolve) => { setTimeout(resolve, 5000); }),
-  ]);
-  const sw = await api.patch(`/v1/scanners/${scanner}/switch`, {
-    scanning: true, mode: 'survey', locationID: location.id, storeData: true, stopAfter: { scans: target },
-  });
-  s.revision = sw.revision;
-  showSurveyProgress();
-  checkSwitch(s);
-  say(`Scanner ${scannerID} surveys ${location.name} for ${target} scans.`);
-}
-
-async function stopScanning() {
-  const scannerID = $('scanner-select').value;
-  if (!scannerID) return;
-  await api.patch(`/v1/scanners/${encodeURIComponent(scannerID)}/switch`, { scanning: false });
-  say(`Scanner ${scannerID} turned off.`);
-}
-
-// ---- locate ----
-
-async function startLocating() {
-  const scannerID = $('scanner-select').value;
-  if (!scannerID) throw new Error('Choose a scanner first (under Survey).');
-  if (state.locate) state.locate.controller.abort();
-  const l = { controller: new AbortController(), count: 0 };
-  state.locate = l;
-  const scanner = encodeURIComponent(scannerID);
-  const positions = live.follow({ feed: 'position', scannerID }, (event, p) => {
-    l.count += 1;
-    state.position = p;
-    const where = state.floor && p.floor === state.floor.id ? '' : ` on ${floorName(p.floor)}`;
-    const text = $('locate-text');
-    text.textContent = `Position ${l.count}${where}: (${p.x.toFixed(1)} m, ${p.y.toFixed(1)} m) ± ${p.accuracyMetres.toFixed(1)} m by ${p.method}.`;
-    text.dataset.count = String(l.count);
-    text.dataset.x = String(p.x);
-    text.dataset.y = String(p.y);
-    renderPlan();
-  }, {
-    signal: l.controller.signal,
-    onState: (text) => { if (text !== 'live') $('locate-text').textContent = `Position feed ${text}.`; },
-  });
-  await Promise.race([positions.opened, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
-  await api.patch(`/v1/scanners/${scanner}/switch`, {
-    scanning: true, mode: 'locate', storeData: false, locationID: null, roomID: null, stopAfter: null,
-  });
-  $('locate-text').textContent = `Locating scanner ${scannerID}: waiting for its first position…`;
-  say(`Scanner ${scannerID} locates itself; its positions appear on the plan.`);
-}
-
-async function stopLocating() {
-  if (state.locate) state.locate.controller.abort();
-  state.locate = null;
-  await stopScanning();
-  $('locate-text').textContent = 'Not locating.';
-  say('Locating stopped.');
-}
-
 // ---- wiring ----
 
 function wire() {
@@ -885,16 +661,10 @@ function wire() {
   on('scale-typed-form', 'submit', saveTypedScale);
   on('room-form', 'submit', createRoom);
   on('location-form', 'submit', addLocationFromForm);
-  on('scan-here', 'click', scanHere);
-  on('scan-stop', 'click', stopScanning);
   on('walk-start', 'click', async () => { await walks.start($('scanner-select').value, state.chosen); renderLocations(); });
   on('walk-arrived', 'click', () => walks.arrived());
   on('coverage-refresh', 'click', reloadCoverage);
   on('emitter-select', 'change', () => { updateHeat(); renderPlan(); });
-  on('link-create', 'click', () => createLink(Number.parseInt($('link-from').value, 10), Number.parseInt($('link-to').value, 10)));
-  on('route-show', 'click', showRoute);
-  on('locate-start', 'click', startLocating);
-  on('locate-stop', 'click', stopLocating);
   on('scanners-refresh', 'click', async () => { await loadScanners(); renderPlan(); });
   on('enrol-form', 'submit', (event) => { event.preventDefault(); return scanners.enrol($('enrol-scanner').value.trim()); });
   on('dashboard-refresh', 'click', () => showDashboard(api));
