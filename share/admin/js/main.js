@@ -44,10 +44,6 @@ const state = {
   imageSize: null,
   chosen: null,
   marks: [],
-  placements: [],
-  tags: [],
-  tagPositions: new Map(),
-  tagFeeds: null,
   heatURL: null,
 };
 
@@ -72,7 +68,7 @@ const panels = new Panels();
 const placements = panels.add(new PlacementPanel());
 const beacons = panels.add(new BeaconsPanel());
 const integrations = panels.add(new IntegrationsPanel());
-const tagsPanel = panels.add(new TagsPanel(() => loadTags()));
+const tags = panels.add(new TagsPanel(live));
 const links = panels.add(new LinksPanel({ locations: () => state.locations, allLocations: () => state.allLocations }));
 const survey = panels.add(new SurveyPanel(live, {
   chosen: () => locationByID(state.chosen),
@@ -116,7 +112,6 @@ async function signIn(event) {
 
 function signOut(message) {
   panels.unmount();
-  state.tagFeeds = null;
   live.closeAll();
   sessionStorage.removeItem(TOKEN_KEY);
   $('app-view').hidden = true;
@@ -198,45 +193,9 @@ async function loadFloorContents() {
     api.get('/v1/radiomap'),
   ]);
   Object.assign(state, { rooms, locations, allLocations, radioMap });
-  // The panels: tags and fixed scanners (loadTags), scanners on the plan, beacons, integrations.
+  // The panels: scanners on the plan, beacons, tags, integrations, links, survey, locate.
   await panels.refresh();
   renderAll();
-}
-
-// ---- tags tracked from fixed scanners ----
-
-/** This floor's fixed scanners, every tag's latest position, and every tag's positions live. */
-async function loadTags() {
-  const floor = state.floor;
-  const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.all('/v1/tags')]);
-  const latest = await Promise.all(tags.map((tag) => latestPosition(tag).catch(() => null)));
-  state.placements = placements;
-  state.tags = tags;
-  state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
-  tagsPanel.render(tags, state.tagPositions);
-  // One interest in every tag's positions, however many tags there are: the page's one stream.
-  state.tagFeeds ??= live.follow({ feed: 'tagPosition' }, (event, position) => {
-    if (!state.tags.some((tag) => tag.id === position.tagID)) return;
-    state.tagPositions.set(position.tagID, position);
-    renderPlan();
-    tagsPanel.render(state.tags, state.tagPositions);
-  });
-}
-
-/**
- * The tag's latest position, or null when it was never located. Asked only once its first
- * position exists (`/positions` answers an empty page, not the 404 of `/positions/latest`, which
- * the browser would log as an error for every new tag).
- */
-async function latestPosition(tag) {
-  const first = await api.get(`/v1/tags/${tag.id}/positions?limit=1`);
-  return first.items.length ? api.get(`/v1/tags/${tag.id}/positions/latest`) : null;
-}
-
-function tagsOnFloor() {
-  return state.tags
-    .map((tag) => ({ tag, position: state.tagPositions.get(tag.id) }))
-    .filter((item) => item.position && state.floor && item.position.floorID === state.floor.id);
 }
 
 async function reloadCoverage() {
@@ -321,9 +280,9 @@ function renderPlan() {
     route: linked.route,
     marks: state.marks,
     position,
-    fixedScanners: state.placements.map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
+    fixedScanners: placements.onPlan(state.floor).map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
     beacons: beacons.onPlan(),
-    tags: tagsOnFloor(),
+    tags: tags.onPlan(state.floor),
   });
   geoReference.drawOn($('plan'), g);
   if (!$('scale-typed-details').open) {

@@ -38,6 +38,11 @@ export class PlacementPanel extends Panel {
     this.showChosen($('placement-scanner').value !== before);
   }
 
+  /** This floor's fixed scanners, for the plan. */
+  onPlan(floor) {
+    return floor ? [...this.placements.values()].filter((placement) => placement.floorID === floor.id) : [];
+  }
+
   chosenID() {
     return this.context.$('placement-scanner').value;
   }

@@ -1,5 +1,5 @@
 // The tags card (a panel, panel.js): every tag tracked from fixed scanners with its latest
-// position (live, fed by main.js's one stream), made, edited, marked missing or found, and
+// position and room (live, from the page's one stream, live.js) in the list and on the plan, made, edited, marked missing or found, and
 // deleted here; for the tag picked, its last sightings (GET /v1/tags/{id}/sightings: which
 // scanner heard it, when, how strongly — the "last seen" view).
 // POST/GET /v1/tags, PATCH/DELETE /v1/tags/{id}.
@@ -10,13 +10,14 @@ import { IDENTITY_KINDS, identityFromText, identityToText, tagWhere } from './fo
 import { Panel } from './panel.js';
 
 export class TagsPanel extends Panel {
-  /** @param {() => Promise<void>} load reads the tags and their latest positions (main.js), then calls render */
-  constructor(load) {
+  /** @param {import('./live.js').LiveFeed} live the page's one stream */
+  constructor(live) {
     super();
-    this.load = load;
+    this.live = live;
     this.tags = [];
     this.positions = new Map();
     this.editing = null;
+    this.following = null;
   }
 
   wire() {
@@ -28,13 +29,45 @@ export class TagsPanel extends Panel {
   }
 
   clear() {
+    this.following = null; // closed with the wiring's signal
     this.tags = [];
     this.positions = new Map();
     this.editing = null;
   }
 
-  refresh() {
-    return this.load();
+  /** Every tag and its latest position; then every tag's positions live. */
+  async refresh() {
+    const { api } = this.context;
+    const tags = await api.all('/v1/tags');
+    const latest = await Promise.all(tags.map((tag) => this.latestPosition(tag).catch(() => null)));
+    this.tags = tags;
+    this.positions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
+    this.render();
+    // One interest in every tag's positions, however many tags there are: the page's one stream.
+    this.following ??= this.live.follow({ feed: 'tagPosition' }, (event, position) => {
+      if (!this.tags.some((tag) => tag.id === position.tagID)) return;
+      this.positions.set(position.tagID, position);
+      this.context.plan.redraw();
+      this.render();
+    }, { signal: this.wiring.signal });
+  }
+
+  /**
+   * The tag's latest position, or null when it was never located. Asked only once its first
+   * position exists (`/positions` answers an empty page, not the 404 of `/positions/latest`, which
+   * the browser would log as an error for every new tag).
+   */
+  async latestPosition(tag) {
+    const { api } = this.context;
+    const first = await api.get(`/v1/tags/${tag.id}/positions?limit=1`);
+    return first.items.length ? api.get(`/v1/tags/${tag.id}/positions/latest`) : null;
+  }
+
+  /** The tags whose latest position is on `floor`, for the plan. */
+  onPlan(floor) {
+    return this.tags
+      .map((tag) => ({ tag, position: this.positions.get(tag.id) }))
+      .filter((item) => item.position && floor && item.position.floorID === floor.id);
   }
 
   showKindHint() {
@@ -42,11 +75,9 @@ export class TagsPanel extends Panel {
     $('tag-identity').placeholder = IDENTITY_KINDS[$('tag-kind').value]?.hint || '';
   }
 
-  /** Lists `tags` with their latest position (`positions`: tag ID → position). */
-  render(tags, positions) {
-    this.tags = tags;
-    this.positions = positions;
-    if (!this.context) return;
+  /** Lists the tags with their latest position and room. */
+  render() {
+    const { tags, positions } = this;
     const { $, guard } = this.context;
     const list = $('tag-list');
     list.replaceChildren(...tags.map((tag) => {
@@ -113,13 +144,15 @@ export class TagsPanel extends Panel {
       ? await api.patch(`/v1/tags/${this.editing.id}`, body)
       : await api.post('/v1/tags', body);
     this.edit(null);
-    await this.load();
+    await this.refresh();
+    this.context.plan.redraw();
     this.context.say(`Tag "${saved.name}" saved.`);
   }
 
   async setMissing(tag, missing) {
     await this.context.api.patch(`/v1/tags/${tag.id}`, { missing });
-    await this.load();
+    await this.refresh();
+    this.context.plan.redraw();
     this.context.say(missing ? `Tag "${tag.name}" marked missing: the first scanner to hear it raises an event.` : `Tag "${tag.name}" found.`);
   }
 
@@ -127,7 +160,8 @@ export class TagsPanel extends Panel {
     if (!await confirmAction(`Delete tag "${tag.name}"? This cannot be undone.`)) return;
     await this.context.api.delete(`/v1/tags/${tag.id}`);
     if (this.editing?.id === tag.id) this.edit(null);
-    await this.load();
+    await this.refresh();
+    this.context.plan.redraw();
     this.context.say(`Tag "${tag.name}" deleted.`);
   }
 }
