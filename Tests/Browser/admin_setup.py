@@ -25,7 +25,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from admin_survey import SHOTS, AdminPage, api, close_and_judge, run_with_screenshot
+from admin_survey import SHOTS, AdminPage, api, close_and_judge, run_with_screenshot, token
 from visit_and_dashboard import sign_in
 
 MARKUP = "<b>x</b>"
@@ -82,6 +82,17 @@ def choose(page, select_id, value):
         Select(page.by_id(select_id)).select_by_value(value)
         return page.by_id(select_id).get_attribute("value") == value
     page.wait(f"{value} chosen in {select_id}", chosen)
+
+
+def posts_by_one_press(page, press_it, path, answered):
+    """How many POSTs to `path` one press made: the requests one event's listeners send all
+    leave before the first answer, so counting them once the page shows the answer is exact."""
+    page.collect_logs()
+    before = len(page.api_requests)
+    press_it()
+    page.wait("the page's answer", answered)
+    page.collect_logs()
+    return sum(1 for method, url, _ in page.api_requests[before:] if method == "POST" and url.endswith(path))
 
 
 def fill(page, element_id, value):
@@ -353,7 +364,10 @@ def a_tag_walks(page, floor):
             box = driver.find_element(By.CSS_SELECTOR, f'input[name="webhook-subject"][value="{value}"]')
             if box.is_selected() != wanted:
                 box.click()
-        page.by_id("webhook-create").click()
+        page.js("document.getElementById('webhook-secret').hidden = true")
+        posts = posts_by_one_press(page, page.by_id("webhook-create").click, "/v1/webhooks", lambda: page.by_id("webhook-secret").is_displayed())
+        if posts != 1:
+            raise AssertionError(f"one press sent {posts} POST /v1/webhooks: a panel wired twice")
         page.wait("the receiver's webhook", lambda: any(w["url"] == receiver.url for w in api("GET", "/v1/webhooks")["items"]))
 
         print("==> a tag made on the page walks from West hall into East hall")
@@ -361,7 +375,9 @@ def a_tag_walks(page, floor):
         fill(page, "tag-name", "Walker")
         choose(page, "tag-kind", "address")
         fill(page, "tag-identity", identity["address"])
-        page.by_id("tag-save").click()
+        posts = posts_by_one_press(page, page.by_id("tag-save").click, "/v1/tags", lambda: 'Tag "Walker" saved.' in page.text("status"))
+        if posts != 1:
+            raise AssertionError(f"one press sent {posts} POST /v1/tags: a panel wired twice")
         page.wait("the tag made", lambda: any(t["name"] == "Walker" for t in api("GET", "/v1/tags")["items"]))
         tag = next(t for t in api("GET", "/v1/tags")["items"] if t["name"] == "Walker")
         item = f"#tag-list li[data-tag-id='{tag['id']}']"
@@ -417,6 +433,15 @@ def run(page):
     beacons_on_the_plan(page, floor)
     tags(page)
     webhooks(page)
+    print("==> signed out and in again: the panels unmount and mount once more (one listener each)")
+    page.by_id("sign-out").click()
+    page.wait("the sign-in form", lambda: page.by_id("token").is_displayed())
+    # On the same page, not reloaded: the panels mounted before must have let go of their controls.
+    page.by_id("token").send_keys(token())
+    page.by_id("sign-in").click()
+    page.wait("signed in again", lambda: "Signed in" in page.text("status"))
+    choose(page, "floor-select", str(floor["id"]))
+    page.wait("the floor shown again", lambda: page.driver.find_elements(By.ID, "fixed-scanner-setup-a"))
     a_tag_walks(page, floor)
 
 
