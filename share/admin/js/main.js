@@ -2,8 +2,8 @@
 // and what a tap on the plan does. State lives here; drawing is in plan.js. The panels keeping
 // panel.js's contract (mount, refresh, unmount) are each in their own module: scanners on the
 // plan (placements.js), beacons (beacons.js), tags (tags.js), integrations and webhooks
-// (integrations.js), links and routes (links.js), "Scan here" (survey.js), the live position
-// (locate.js).
+// (integrations.js), rooms (rooms.js), links and routes (links.js), "Scan here" (survey.js), the
+// live position (locate.js).
 
 import { Api } from './api.js';
 import { BeaconsPanel } from './beacons.js';
@@ -24,6 +24,7 @@ import { GeoReferencePanel } from './georef.js';
 import { Panels } from './panel.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
 import { PlacementPanel } from './placements.js';
+import { RoomsPanel } from './rooms.js';
 import { ScannersPanel } from './scanners.js';
 import { SurveyPanel } from './survey.js';
 import { TagsPanel } from './tags.js';
@@ -69,6 +70,7 @@ const placements = panels.add(new PlacementPanel());
 const beacons = panels.add(new BeaconsPanel());
 const integrations = panels.add(new IntegrationsPanel());
 const tags = panels.add(new TagsPanel(live));
+const rooms = panels.add(new RoomsPanel({ rooms: () => state.rooms, reloadCoverage: () => reloadCoverage() }));
 const links = panels.add(new LinksPanel({ locations: () => state.locations, allLocations: () => state.allLocations }));
 const survey = panels.add(new SurveyPanel(live, {
   chosen: () => locationByID(state.chosen),
@@ -253,7 +255,7 @@ function currentGeometry() {
 }
 
 function renderAll() {
-  renderRooms();
+  rooms.render();
   renderLocations();
   links.render();
   renderCoverage();
@@ -294,29 +296,6 @@ function renderPlan() {
   $('scale-info').textContent = !state.floor ? 'Create a floor first.'
     : scale ? `Scale: ${(1 / scale.metresPerPixel).toFixed(1)} pixels a metre; origin at pixel (${scale.originX.toFixed(0)}, ${scale.originY.toFixed(0)}).`
       : 'No scale yet: choose "marks the scale", tap two points on the plan and give their real distance.';
-}
-
-function renderRooms() {
-  const list = $('room-list');
-  list.replaceChildren(...state.rooms.map((room) => {
-    const item = document.createElement('li');
-    item.dataset.roomId = room.id;
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = room.name;
-    item.append(
-      name,
-      button('Rename', () => renameRoom(room)),
-      button('Clear data…', () => clearRoom(room), 'danger'),
-      button('Delete…', () => deleteRoom(room), 'danger'),
-    );
-    return item;
-  }));
-  const select = $('room-select');
-  const current = select.value;
-  select.replaceChildren(...state.rooms.map((room) => option(room.id, room.name)));
-  if (state.rooms.some((room) => String(room.id) === current)) select.value = current;
-  $('location-add').disabled = state.rooms.length === 0;
 }
 
 function renderLocations() {
@@ -484,38 +463,7 @@ async function patchScale(scale) {
   renderAll();
 }
 
-// ---- rooms and locations ----
-
-async function createRoom(event) {
-  event.preventDefault();
-  const room = await api.post('/v1/rooms', { floorID: state.floor.id, name: $('room-name').value.trim() });
-  $('room-name').value = '';
-  await loadFloorContents();
-  $('room-select').value = String(room.id);
-  say(`Room "${room.name}" added.`);
-}
-
-async function renameRoom(room) {
-  const name = await promptText(`New name of room "${room.name}"`, room.name);
-  if (!name) return;
-  await api.patch(`/v1/rooms/${room.id}`, { name });
-  await loadFloorContents();
-  say(`Room renamed to "${name}".`);
-}
-
-async function clearRoom(room) {
-  if (!await confirmAction(`Delete every measurement taken in room "${room.name}"? Its locations stay, to be surveyed again.`)) return;
-  const cleared = await api.post(`/v1/rooms/${room.id}/clear`);
-  await reloadCoverage();
-  say(`Room "${room.name}" cleared: ${cleared.measurementsDeleted} measurements deleted.`);
-}
-
-async function deleteRoom(room) {
-  if (!await confirmAction(`Delete room "${room.name}" with its locations and their measurements?`)) return;
-  await api.delete(`/v1/rooms/${room.id}`);
-  await loadFloorContents();
-  say(`Room "${room.name}" deleted.`);
-}
+// ---- locations ----
 
 async function addLocation(x, y) {
   const roomID = Number.parseInt($('room-select').value, 10);
@@ -618,7 +566,6 @@ function wire() {
   on('plan-file', 'change', uploadPlan);
   on('scale-form', 'submit', saveScale);
   on('scale-typed-form', 'submit', saveTypedScale);
-  on('room-form', 'submit', createRoom);
   on('location-form', 'submit', addLocationFromForm);
   on('walk-start', 'click', async () => { await walks.start($('scanner-select').value, state.chosen); renderLocations(); });
   on('walk-arrived', 'click', () => walks.arrived());
