@@ -18,7 +18,8 @@ public struct TagTrack: Sendable {
 
     /// Takes the fix of the window ending at `time` (seconds, any origin, as the filter's),
     /// made on floor `raw.floorID`, and returns the smoothed fix and the smoothed room.
-    /// `nearestRoom` names the room nearest a smoothed fix (nil when the floor has none), which
+    /// `nearestRoom` names the room of a smoothed fix (its outline, else its nearest location: nil
+    /// when the floor has neither, docs/tags.md), which
     /// the room smoother is fed.
     ///
     /// - A fix within `sameInstant` of the last step's time revises it: the filter and room

@@ -47,11 +47,15 @@ public struct Room: Codable, Hashable, Sendable {
     public var id: Int64
     public var floorID: Int64
     public var name: String
+    /// The room's shape: its corners `[x, y]` in plan metres, in order; absent when it has none
+    /// (`PUT /v1/rooms/{id}/outline`).
+    public var outline: [[Double]]?
 
-    public init(id: Int64, floorID: Int64, name: String) {
+    public init(id: Int64, floorID: Int64, name: String, outline: [[Double]]? = nil) {
         self.id = id
         self.floorID = floorID
         self.name = name
+        self.outline = outline
     }
 }
 

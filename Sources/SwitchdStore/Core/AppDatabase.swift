@@ -18,6 +18,9 @@ package struct AppDatabase: Sendable {
 
     let backend: Backend
 
+    /// The rooms' outlines per floor, read once for the positions placed in them (``RoomOutlineCache``).
+    package let outlineCache = RoomOutlineCache()
+
     /// The SQLite database, for tests that read rows themselves.
     ///
     /// - Precondition: the store runs on SQLite (every store switchd opens does so far).

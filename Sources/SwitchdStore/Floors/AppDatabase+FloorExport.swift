@@ -10,6 +10,9 @@ package struct FloorExport: Sendable {
     package var beacons: [Beacon]
     /// Links with at least one end on the floor.
     package var links: [Link]
+    /// The outline of each outlined room, as `[longitude, latitude]` corners (a corner the fit
+    /// cannot place leaves its room out).
+    package var outlineCoordinates: [Int64: [[Double]]] = [:]
 }
 
 extension AppDatabase {
@@ -28,7 +31,14 @@ extension AppDatabase {
             let wanted = Set(links.flatMap { [$0.from, $0.to] })
             let locations = everywhere.values.filter { $0.floorID == floorID || wanted.contains($0.id) }.sorted { $0.id < $1.id }
             let beacons = try BeaconRecord.fetchBeacons(sql, onFloor: floorID).map(frames.place)
-            return FloorExport(floor: floor, rooms: rooms, locations: locations, beacons: beacons, links: links)
+            var outlines: [Int64: [[Double]]] = [:]
+            for room in rooms {
+                let corners = room.outline?.compactMap { corner in
+                    frames.coordinates(floorID: floorID, x: corner[0], y: corner[1]).map { [$0.longitude, $0.latitude] }
+                }
+                if let corners, corners.count == room.outline?.count { outlines[room.id] = corners }
+            }
+            return FloorExport(floor: floor, rooms: rooms, locations: locations, beacons: beacons, links: links, outlineCoordinates: outlines)
         }
     }
 }

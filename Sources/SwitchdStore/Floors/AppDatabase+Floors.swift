@@ -59,9 +59,11 @@ extension AppDatabase {
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown floor.
     package func deleteFloor(_ id: Int64, at now: Date) async throws -> Deletion {
-        try await writeStatements { sql in
+        defer { outlineCache.empty() }
+        return try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
             try Self.announceWatchedChange(in: sql)
+            try Self.announceOutlineChange(in: sql)
             let rooms = try Set(RoomRecord.fetchRooms(sql, filter: "floor_id = ?", values: [.integer(id)]).map(\.id))
             let locations = try Set(LocationRecord.fetchLocations(sql, filter: "room.floor_id = ?", values: [.integer(id)]).map(\.id))
             return try Self.deletingPlaces(rooms: rooms, locations: locations, at: now, in: sql) {

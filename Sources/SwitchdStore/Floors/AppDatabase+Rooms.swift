@@ -47,12 +47,14 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes the room with its locations and their measurements.
+    /// Deletes the room with its locations, their measurements and its outline.
     ///
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown room.
     package func deleteRoom(_ id: Int64, at now: Date) async throws -> Deletion {
-        try await writeStatements { sql in
+        defer { outlineCache.empty() }
+        return try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
+            try Self.announceOutlineChange(in: sql)
             let locations = try Set(LocationRecord.fetchLocations(sql, filter: "location.room_id = ?", values: [.integer(id)]).map(\.id))
             return try Self.deletingPlaces(rooms: [id], locations: locations, at: now, in: sql) {
                 guard try sql.execute("DELETE FROM room WHERE id = ?", [.integer(id)]) > 0 else { throw StoreError.notFound("no room \(id)") }

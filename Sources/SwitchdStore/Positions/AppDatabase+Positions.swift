@@ -18,7 +18,8 @@ package struct PositionFilter: Sendable {
 
 extension AppDatabase {
     /// Stores a position a scanner computed, announced on the position feed
-    /// (``SequencedFeed/positions``) when it commits.
+    /// (``SequencedFeed/positions``) when it commits. Its room is the room whose outline holds it
+    /// (``RoomOutlines``) when one does, else the room the scanner named (its nearest location's).
     ///
     /// Takes the survey's lock (the floor, room and location it names stay as read until the
     /// commit) and then the position feed's (IDs commit in order), the order of every deletion
@@ -30,7 +31,9 @@ extension AppDatabase {
     package func createPosition(_ new: NewPosition) async throws -> Position {
         try validate(new.validate)
         let record = try PositionRecord(new)
+        let (outlines, generation) = (outlineCache, outlineCache.generation)
         return try await writeStatements { sql in
+            var record = record
             try sql.lock(Self.surveyLock)
             try sql.lock(SequencedFeed.positions.lock)
             guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(new.scannerID.rawValue)]) != nil else {
@@ -49,6 +52,12 @@ extension AppDatabase {
             }
             try Self.checkOnFloor(new.nearestLocationID, field: "nearestLocationID", kind: "location", floor: new.floor) { id in
                 try LocationRecord.fetchLocation(sql, id: id)?.floorID
+            }
+            // The room of an outline holding the position wins over the scanner's (its nearest
+            // location's); a room gone since the outline was cached names nothing.
+            if let outlined = try Self.outlinedRoom(at: new.x, new.y, onFloor: new.floor, outlines: outlines, generation: generation, in: sql),
+               try sql.row("SELECT floor_id FROM room WHERE id = ?", [.integer(outlined)])?.int64("floor_id") == new.floor {
+                record.roomID = outlined
             }
             let inserted = try record.insert(sql)
             try sql.notify(Self.feedChannel, "\(SequencedFeed.positions.name) \(inserted.id ?? 0)")

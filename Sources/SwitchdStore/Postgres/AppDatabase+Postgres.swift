@@ -112,6 +112,17 @@ extension AppDatabase {
         try await store.listen(on: Self.watchedChannel, listening: listening) { _ in await changed() }
     }
 
+    /// Calls `changed` for each change of rooms' outlines committed by another instance (or this
+    /// one), after `listening` says the listener is registered (as
+    /// ``listenForSwitchRevisions(listening:receive:)``). Returns at once on SQLite.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops (listen again, then empty
+    ///   the outline cache once, since a change may have been missed).
+    package func listenForOutlineChanges(listening: @Sendable () async -> Void, changed: @Sendable () async -> Void) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.outlinesChannel, listening: listening) { _ in await changed() }
+    }
+
     /// Every scanner's switch as it is now, for an instance resyncing its switch watermarks
     /// after its listener (re)connected.
     package func currentSwitches() async throws -> [ScanSwitch] {

@@ -22,11 +22,19 @@ struct RoomRecord {
         name = try row.string("name")
     }
 
-    /// Rooms ordered by ID, on either database. `filter` is an SQL condition on `room` with a `?`
+    /// Rooms ordered by ID, with their outlines, on either database. `filter` is an SQL condition on `room` with a `?`
     /// per value, or empty for all.
     static func fetchRooms(_ sql: any StoreTransaction, filter: String = "", values: [StoreValue] = []) throws -> [Room] {
         let condition = filter.isEmpty ? "" : "WHERE \(filter)"
-        return try sql.rows("SELECT id, floor_id, name FROM room \(condition) ORDER BY id", values).map { try RoomRecord(row: $0).room }
+        var rooms = try sql.rows("SELECT id, floor_id, name FROM room \(condition) ORDER BY id", values).map { try RoomRecord(row: $0).room }
+        let corners = try sql.rows("""
+            SELECT room_id, x, y FROM room_outline_point WHERE room_id IN (SELECT id FROM room \(condition))
+            ORDER BY room_id, ordinal
+            """, values)
+        var outlines: [Int64: [[Double]]] = [:]
+        for row in corners { outlines[try row.int64("room_id"), default: []].append([try row.double("x"), try row.double("y")]) }
+        for index in rooms.indices { rooms[index].outline = outlines[rooms[index].id] }
+        return rooms
     }
 
     /// The room, or nil.

@@ -16,9 +16,10 @@ extension AppDatabase {
     /// Stores the position of the tag's window ending at `time` on floor `floorID` that
     /// `locating` makes from the tag's stored track (nil when it has none), and the track it
     /// leaves (nil: the track stays as it was), in one transaction, and returns the position as
-    /// stored. `locating` is given the room nearest a point of the floor (nil when it has none),
-    /// read in that transaction; it may be run again (a retried transaction) and must be a
-    /// function of what it is given.
+    /// stored. `locating` is given the room of a point of the floor (the smallest outline holding
+    /// it, else the nearest location's room, nil when the floor has neither: ``RoomOutlines``),
+    /// read in that transaction but for the outlines, which come from ``outlineCache``; it may be
+    /// run again (a retried transaction) and must be a function of what it is given.
     ///
     /// When the tag already has a position at `time`, that one is returned and nothing is
     /// stored, the track included: a window closed by two instances (each closing the windows of
@@ -40,7 +41,8 @@ extension AppDatabase {
             _ track: TagTrack.State?, _ nearestRoom: (_ x: Double, _ y: Double) throws -> Int64?
         ) throws -> (position: TagPosition, track: TagTrack.State?)
     ) async throws -> TagPosition {
-        try await writeStatements { sql in
+        let (outlines, generation) = (outlineCache, outlineCache.generation)
+        return try await writeStatements { sql in
             try sql.lock(SequencedFeed.tagPositions.lock)
             _ = try Self.tagRecord(tagID, in: sql)
             guard try FloorRecord.exists(sql, id: floorID) else { throw StoreError.notFound("no floor \(floorID)") }
@@ -52,9 +54,15 @@ extension AppDatabase {
             }
             // Beliefs in rooms deleted since, or on the floor the tag was on, are dropped: a
             // smoothed room must be one the position can name.
-            let stored = try TagTrackRecord.state(of: tagID, in: sql).map { $0.keepingRooms(try Self.roomIDs(onFloor: floorID, in: sql)) }
+            let rooms = try Self.roomIDs(onFloor: floorID, in: sql)
+            let stored = try TagTrackRecord.state(of: tagID, in: sql).map { $0.keepingRooms(rooms) }
             let (position, track) = try locating(stored) { x, y in
-                try Self.room(nearestTo: x, y, onFloor: floorID, in: sql)
+                // An outline cached before its room was deleted on another instance names no room.
+                if let outlined = try Self.outlinedRoom(at: x, y, onFloor: floorID, outlines: outlines, generation: generation, in: sql),
+                   rooms.contains(outlined) {
+                    return outlined
+                }
+                return try Self.room(nearestTo: x, y, onFloor: floorID, in: sql)
             }
             var record = TagPositionRecord(position)
             record.id = try record.inserted(sql)

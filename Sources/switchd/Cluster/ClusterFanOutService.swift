@@ -11,7 +11,8 @@ import SwitchdStore
 /// ``Feeds/positions``, ``Feeds/tagPositions`` or ``Feeds/events`` and ``Feeds/tagEvents`` (live
 /// feeds, tags' streams and the webhook outbox read the new rows; a tag's events are presence
 /// events), and a change of what listening scanners watch bumps ``SwitchHub/watchedTags``
-/// (their long-polls read the watched list again). With an MQTT broker, a message put in the
+/// (their long-polls read the watched list again), and a change of rooms' outlines empties
+/// ``AppDatabase/outlineCache``. With an MQTT broker, a message put in the
 /// MQTT outbox raises ``mqttOutboxAdded`` (the publisher, on whichever instance leads the MQTT
 /// bridge, sends it).
 ///
@@ -28,6 +29,9 @@ struct ClusterFanOutService: Service {
     var clock: any Clock<Duration> = ContinuousClock()
     /// ``MQTTStatus/outboxAdded``; nil without a broker (nothing here publishes the outbox).
     var mqttOutboxAdded: Watermark?
+    /// Bumped each time this instance's outline cache is emptied for a change announced (and once
+    /// per (re)connection), after it is: what a test waits on.
+    var outlinesEmptied = Watermark()
 
     static let retryInterval = Duration.seconds(1)
 
@@ -37,6 +41,7 @@ struct ClusterFanOutService: Service {
                 group.addTask { await follow("switch revisions", listen: listenForSwitches) }
                 group.addTask { await follow("the measurement, position, tag position and event feeds and the MQTT outbox", listen: listenForFeeds) }
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
+                group.addTask { await follow("room outline changes", listen: listenForOutlines) }
                 await group.waitForAll()
             }
         }
@@ -85,6 +90,18 @@ struct ClusterFanOutService: Service {
     private func listenForWatchedLists() async throws {
         try await database.listenForWatchedListChanges(listening: { await hub.watchedTags.bump() }) {
             await hub.watchedTags.bump()
+        }
+    }
+
+    /// Rooms' outlines changed on some instance: this one's cache of them is emptied, and once
+    /// more after (re)connecting, in case a change was missed meanwhile.
+    private func listenForOutlines() async throws {
+        try await database.listenForOutlineChanges(listening: {
+            database.outlineCache.empty()
+            await outlinesEmptied.bump()
+        }) {
+            database.outlineCache.empty()
+            await outlinesEmptied.bump()
         }
     }
 

@@ -3,8 +3,9 @@ import ScanContract
 import SwitchdStore
 
 /// A floor's survey as a GeoJSON FeatureCollection (RFC 7946, `[longitude, latitude]`): rooms
-/// (the convex hull of their locations: a polygon from three spots that span an area, else the
-/// spots as a MultiPoint, else no geometry), locations and beacons (points), and links (lines
+/// (their outline as a polygon when they have one; else the convex hull of their locations: a
+/// polygon from three spots that span an area, else the spots as a MultiPoint, else no
+/// geometry), locations and beacons (points), and links (lines
 /// between their two locations, also to another floor when that floor is geo-referenced).
 enum FloorGeoJSON {
     static func collection(of export: FloorExport) -> FloorFeatureCollection {
@@ -14,8 +15,13 @@ enum FloorGeoJSON {
             var properties = FloorFeatureProperties(kind: "room", id: room.id)
             properties.name = room.name
             properties.floorID = room.floorID
-            let spots = export.locations.filter { $0.roomID == room.id }.compactMap(position)
-            features.append(FloorFeature(id: "room/\(room.id)", geometry: outline(spots), properties: properties))
+            let geometry: GeoJSONGeometry?
+            if let corners = export.outlineCoordinates[room.id] {
+                geometry = polygon(corners)
+            } else {
+                geometry = outline(export.locations.filter { $0.roomID == room.id }.compactMap(position))
+            }
+            features.append(FloorFeature(id: "room/\(room.id)", geometry: geometry, properties: properties))
         }
         for location in export.locations where location.floorID == export.floor.id {
             var properties = FloorFeatureProperties(kind: "location", id: location.id)
@@ -53,6 +59,18 @@ enum FloorGeoJSON {
     private static func position(_ location: Location) -> [Double]? {
         guard let latitude = location.latitude, let longitude = location.longitude else { return nil }
         return [longitude, latitude]
+    }
+
+    /// The room's drawn outline as a closed ring, anticlockwise as RFC 7946 asks of an exterior
+    /// ring (longitude east, latitude north).
+    private static func polygon(_ corners: [[Double]]) -> GeoJSONGeometry {
+        var signedArea = 0.0
+        for index in corners.indices {
+            let (a, b) = (corners[index], corners[(index + 1) % corners.count])
+            signedArea += a[0] * b[1] - b[0] * a[1]
+        }
+        let ring = signedArea < 0 ? Array(corners.reversed()) : corners
+        return .polygon([ring + [ring[0]]])
     }
 
     /// A closed anticlockwise ring round the spots, or the spots themselves when they span no area.

@@ -3,7 +3,7 @@ import Hummingbird
 import ScanContract
 import SwitchdStore
 
-/// `/v1/rooms`: rooms on floors, and clearing a room's measurements to survey it again.
+/// `/v1/rooms`: rooms on floors, their outlines, and clearing a room's measurements to survey it again.
 struct RoomsController {
     let database: AppDatabase
     let hub: SwitchHub
@@ -18,6 +18,10 @@ struct RoomsController {
         routes.allowOnly([.get, .post], on: "/v1/rooms")
         routes.allowOnly([.get, .patch, .delete], on: "/v1/rooms/{id}")
         routes.allowOnly([.post], on: "/v1/rooms/{id}/clear")
+        routes.get("/v1/rooms/{id}/outline", .visit, use: showOutline)
+        routes.put("/v1/rooms/{id}/outline", .admin, use: setOutline)
+        routes.delete("/v1/rooms/{id}/outline", .admin, use: deleteOutline)
+        routes.allowOnly([.get, .put, .delete], on: "/v1/rooms/{id}/outline")
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -54,6 +58,26 @@ struct RoomsController {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deletion = try await database.deleteRoom(context.pathID("room"), at: .nowInMilliseconds())
         await hub.publish(deletion.switchesTurnedOff)
+        return Response(status: .noContent)
+    }
+
+    /// 200 ``RoomOutline``; 404 for an unknown room or one without an outline.
+    @Sendable func showOutline(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(await database.roomOutline(context.pathID("room")))
+    }
+
+    /// 200 with the room and its new outline (``RoomOutline``), replacing any it had; 422 naming
+    /// the problem (too few or too many corners, a coordinate not finite or out of range, edges
+    /// that cross), the outline stored staying as it was.
+    @Sendable func setOutline(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.pathID("room")
+        let outline = try await request.decodeJSON(RoomOutline.self, context: context)
+        return try .json(await database.setRoomOutline(id, to: outline))
+    }
+
+    /// 204, also when the room had no outline; 404 for an unknown room.
+    @Sendable func deleteOutline(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await database.deleteRoomOutline(context.pathID("room"))
         return Response(status: .noContent)
     }
 

@@ -58,8 +58,10 @@ struct LocateController {
         guard let located = locator.locate(ScanReadings(body.measurements), at: time) else {
             throw APIError.invalidField("measurements", "nothing in this scan matches the radio map")
         }
+        // The room whose outline holds the position wins over the nearest location's.
+        let roomID = try await database.outlinedRoom(at: located.x, located.y, onFloor: located.floorID) ?? located.roomID
         var result = LocateResult(
-            building: located.building, floor: located.floorID, x: located.x, y: located.y, roomID: located.roomID,
+            building: located.building, floor: located.floorID, x: located.x, y: located.y, roomID: roomID,
             nearestLocationID: located.nearestLocationID, accuracyMetres: located.accuracyMetres, method: located.method,
             beacons: located.beacons
         )
@@ -71,7 +73,7 @@ struct LocateController {
             ))
             stored.increment()
             await feed.publish(upTo: position.id)
-            (result.positionID, result.latitude, result.longitude) = (position.id, position.latitude, position.longitude)
+            (result.positionID, result.roomID, result.latitude, result.longitude) = (position.id, position.roomID, position.latitude, position.longitude)
         } else if let place = try await database.coordinates(floorID: located.floorID, x: located.x, y: located.y) {
             (result.latitude, result.longitude) = (place.latitude, place.longitude)
         }

@@ -55,6 +55,30 @@ import Testing
         }
     }
 
+    /// A booth drawn round where the scan locates: the answer and the stored position name the
+    /// booth, not the room of the nearest surveyed location the locator names.
+    @Test func aScanInsideAnOutlineIsInThatRoom() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let world = try await PositioningWorld.make(client)
+            try await Self.survey(client, world)
+            let scan = [Self.reading(1, rssi: -42), Self.reading(2, rssi: -79)]
+            let plain = try await client.expect(.ok, .post, "/v1/locate", json: LocateRequest(measurements: scan), as: LocateResult.self)
+            #expect(plain.roomID == world.rooms[0].id)
+            let booth = try await client.expect(.created, .post, "/v1/rooms", json: NewRoom(floorID: plain.floor, name: "Booth"), as: Room.self)
+            let (x, y) = (plain.x, plain.y)
+            let outline = RoomOutline(outline: [[x - 1, y - 1], [x + 1, y - 1], [x + 1, y + 1], [x - 1, y + 1]])
+            _ = try await client.expect(.ok, .put, "/v1/rooms/\(booth.id)/outline", json: outline, as: Room.self)
+
+            let located = try await client.expect(.ok, .post, "/v1/locate", json: LocateRequest(measurements: scan), as: LocateResult.self)
+            #expect(located.roomID == booth.id && located.nearestLocationID == plain.nearestLocationID)
+            let stored = try await client.expect(
+                .ok, .post, "/v1/locate?store=true", json: LocateRequest(scannerID: .default, measurements: scan), as: LocateResult.self
+            )
+            #expect(stored.roomID == booth.id)
+            #expect(try await client.expect(.ok, get: "/v1/positions", as: Page<Position>.self).items.map(\.roomID) == [booth.id])
+        }
+    }
+
     @Test func badScansAndStoringWithoutAScannerAreRefused() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)

@@ -114,4 +114,27 @@ struct PostgresClusterFanOutTests {
 
         try await Self.stop(service, instanceA, instanceB)
     }
+
+    /// B keeps a floor's outlines once read; an outline set through A is announced, and B's
+    /// cache is emptied, so B places the next position by it.
+    @Test func anOutlineSetThroughAnotherInstanceEmptiesThisInstancesOutlineCache() async throws {
+        let (instanceA, instanceB) = try await twoPostgresInstances(maxConnections: 2)
+        var fanOut = ClusterFanOutService(database: instanceB, hub: SwitchHub(), feeds: Feeds(), logger: Logger(label: "test"))
+        let emptied = Watermark()
+        fanOut.outlinesEmptied = emptied
+        let service = Task { [fanOut] in try await fanOut.run() }
+        await emptied.wait(untilAbove: 0)
+
+        let (floor, hall, office) = try await PostgresRoomOutlineStoreTests.hallAndOffice(in: instanceA)
+        _ = try await instanceA.createLocation(NewLocation(roomID: hall.id, x: 3, y: 4))
+        #expect(try await instanceB.room(at: 3, 4, onFloor: floor.id) == hall.id)
+        #expect(instanceB.outlineCache.outlines(onFloor: floor.id) != nil, "B keeps what it read")
+
+        let seen = await emptied.value
+        _ = try await instanceA.setRoomOutline(office.id, to: RoomOutline(outline: PostgresRoomOutlineStoreTests.office))
+        await emptied.wait(untilAbove: seen)
+        #expect(try await instanceB.room(at: 3, 4, onFloor: floor.id) == office.id)
+
+        try await Self.stop(service, instanceA, instanceB)
+    }
 }

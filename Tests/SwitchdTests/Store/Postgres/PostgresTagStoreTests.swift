@@ -184,6 +184,33 @@ struct PostgresTagStoreTests {
         }
     }
 
+    static let fourCorners = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+
+    /// Scanners `fixed-0` … `fixed-3` placed 2.5 m up at the corners of a 10 m square on the floor.
+    static func placeFourScanners(onFloor floorID: Int64, in database: AppDatabase) async throws {
+        for (index, corner) in fourCorners.enumerated() {
+            let scanner = try ScannerID("fixed-\(index)")
+            _ = try await database.createScanner(NewScanner(id: scanner), at: Readings.start)
+            _ = try await database.placeScanner(scanner, NewScannerPlacement(floorID: floorID, x: corner.0, y: corner.1, height: 2.5))
+        }
+    }
+
+    /// Each of the four scanners hears `tag` at (x, y), 1.5 m below them, in the window ending a
+    /// second after ``Readings/start``, by free-space path loss; returns the last sighting's ID.
+    static func fourScannersHear(_ tag: ScanContract.Tag, atX x: Double, y: Double, in database: AppDatabase) async throws -> Int64? {
+        var last: Int64?
+        for (index, corner) in fourCorners.enumerated() {
+            let distance = ((corner.0 - x) * (corner.0 - x) + (corner.1 - y) * (corner.1 - y) + 1.5 * 1.5).squareRoot()
+            let rssi = -59 - 20 * log10(distance)
+            let sighting = Sighting(
+                identity: tag.identity, windowStart: Readings.start, windowEnd: Readings.start.addingTimeInterval(1),
+                count: 5, medianRSSI: rssi, maxRSSI: Int(rssi) + 2
+            )
+            last = try await database.ingestSightings(SightingBatch(scannerID: try ScannerID("fixed-\(index)"), sightings: [sighting]), reading: .strongest).lastSightingID
+        }
+        return last
+    }
+
     /// Four placed scanners hear the tag; the tracker (switchd's background work behind
     /// `POST /v1/sightings`) reads their hearings, locates it and stores the position, which the
     /// position feed, its end and `latest` then show; deleting the tag and then a floor keeps the
@@ -194,26 +221,12 @@ struct PostgresTagStoreTests {
             let floor = try await database.createFloor(NewFloor(name: "Ground"))
             let room = try await database.createRoom(NewRoom(floorID: floor.id, name: "Hall"))
             _ = try await database.createLocation(NewLocation(roomID: room.id, x: 3, y: 4))
-            let corners = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
-            for (index, corner) in corners.enumerated() {
-                let scanner = try ScannerID("fixed-\(index)")
-                _ = try await database.createScanner(NewScanner(id: scanner), at: Readings.start)
-                _ = try await database.placeScanner(scanner, NewScannerPlacement(floorID: floor.id, x: corner.0, y: corner.1, height: 2.5))
-            }
+            try await Self.placeFourScanners(onFloor: floor.id, in: database)
             let tag = try await database.createTag(NewTag(name: "bike", identity: Self.identity(7, 1)))
             #expect(try await database.endOfTagPositionFeed() == 0)
             await #expect(throws: StoreError.notFound("tag \(tag.id) has not been located yet")) { try await database.latestTagPosition(of: tag.id) }
 
-            var last: Int64?
-            for (index, corner) in corners.enumerated() {
-                let distance = ((corner.0 - 3) * (corner.0 - 3) + (corner.1 - 4) * (corner.1 - 4) + 1.5 * 1.5).squareRoot()
-                let rssi = -59 - 20 * log10(distance)
-                let sighting = Sighting(
-                    identity: tag.identity, windowStart: Readings.start, windowEnd: Readings.start.addingTimeInterval(1),
-                    count: 5, medianRSSI: rssi, maxRSSI: Int(rssi) + 2
-                )
-                last = try await database.ingestSightings(SightingBatch(scannerID: try ScannerID("fixed-\(index)"), sightings: [sighting]), reading: .strongest).lastSightingID
-            }
+            let last = try await Self.fourScannersHear(tag, atX: 3, y: 4, in: database)
             let (read, hearings, _) = try await database.hearings(
                 of: tag.id, from: Readings.start, until: Readings.start.addingTimeInterval(1), storedUpTo: last, reading: .median
             )
