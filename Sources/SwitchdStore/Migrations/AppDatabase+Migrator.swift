@@ -38,6 +38,7 @@ extension AppDatabase {
             ("v4-visitor-tokens", SchemaVisitorTokens.visitorRole),
             ("v4-tag-keys", SchemaTagKeys.keys),
             ("v4-enrolment-codes", SchemaEnrolmentCodes.codes),
+            ("v4-scanner-health", SchemaScannerHealth.health),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

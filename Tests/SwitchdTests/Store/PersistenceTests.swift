@@ -42,6 +42,7 @@ import Testing
                 "v4-visitor-tokens",
                 "v4-tag-keys",
                 "v4-enrolment-codes",
+                "v4-scanner-health",
             ])
         }
     }

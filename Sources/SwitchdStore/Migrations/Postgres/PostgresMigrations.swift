@@ -49,6 +49,7 @@ package enum PostgresMigrations {
         ("v4-visitor-tokens", PostgresSchemaVisitorTokens.visitorRole),
         ("v4-tag-keys", PostgresSchemaTagKeys.keys),
         ("v4-enrolment-codes", PostgresSchemaEnrolmentCodes.codes),
+        ("v4-scanner-health", PostgresSchemaScannerHealth.health),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared
