@@ -71,9 +71,9 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
             uploadRetries: try container.decode(Int.self, forKey: .uploadRetries),
             droppedReadings: try container.decodeUnlessAbsent(Int.self, forKey: .droppedReadings) ?? 0,
             spoolDepth: try container.decode(Int.self, forKey: .spoolDepth),
-            version: try container.decodeIfPresent(String.self, forKey: .version),
-            radios: try container.decodeIfPresent([RadioHealth].self, forKey: .radios),
-            sentAt: try container.decodeIfPresent(Date.self, forKey: .sentAt)
+            version: try container.decodeUnlessAbsent(String.self, forKey: .version),
+            radios: try container.decodeUnlessAbsent([RadioHealth].self, forKey: .radios),
+            sentAt: try container.decodeUnlessAbsent(Date.self, forKey: .sentAt)
         )
     }
 

@@ -47,6 +47,14 @@ struct ScannerHealthTests {
                 #expect(response.status == .unprocessableContent)
                 #expect(try errorBody(response).field == field)
             }
+            // Left out is unknown (an older scannerd); null is not a value.
+            for field in ["version", "radios", "sentAt"] {
+                let response = try await client.send(
+                    .put, "/v1/scanners/default/counters",
+                    text: #"{"run":"\#(UUID().uuidString)","advertisements":0,"wifiScans":0,"parseErrors":0,"radioRecoveries":0,"uploadRetries":0,"spoolDepth":0,"\#(field)":null}"#
+                )
+                #expect([.badRequest, .unprocessableContent].contains(response.status), "\(field): null")
+            }
             let scanner = try await client.expect(.ok, get: "/v1/scanners/default", as: ScanContract.Scanner.self)
             #expect(scanner.health?.online == false && scanner.health?.version == nil, "nothing refused is kept")
         }
