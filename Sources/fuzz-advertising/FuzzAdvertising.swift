@@ -2,7 +2,7 @@ import FuzzSupport
 import RadioWire
 
 /// libFuzzer entry: the input is advertising data (a sequence of AD structures), decoded into
-/// structures, manufacturer and service data, and beacon frames (iBeacon, Eddystone-UID, AltBeacon).
+/// structures, manufacturer and service data, and beacon frames (iBeacon, Eddystone-UID, AltBeacon) and Eddystone-TLM telemetry.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAdvertising(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let structures = try? ADStructure.parse(fuzzInput(start, count)) else { return 0 }
@@ -11,6 +11,7 @@ public func fuzzAdvertising(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
         _ = try? ServiceData16(structure)
     }
     _ = try? BeaconFrame.all(in: structures)
+    _ = try? EddystoneTLM.first(in: structures)
     return 0
 }
 

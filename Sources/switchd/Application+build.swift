@@ -46,7 +46,9 @@ func buildApplication(_ dependencies: SwitchdDependencies) -> some ApplicationPr
     if let keep = settings.keepHistory {
         services += cluster.oncePerCluster("retention", [HistoryRetentionService(database: database, keep: keep, logger: logger, clock: clock)])
     }
-    services += cluster.oncePerCluster("integrations", integrationServices(settings: settings, database: database, feeds: feeds, logger: logger, clock: clock))
+    services += cluster.oncePerCluster("integrations", integrationServices(
+        settings: settings, database: database, feeds: feeds, logger: logger, clock: clock, now: dependencies.wallClock.now
+    ))
     // One broker session per cluster (docs/scale-out.md), in an election of its own rather than
     // the integrations': it exists only with a broker, and its session may then live on another
     // instance than presence derivation and webhooks, spreading the background work. Every
@@ -66,12 +68,13 @@ func buildApplication(_ dependencies: SwitchdDependencies) -> some ApplicationPr
     return app
 }
 
-/// The presence derivation and the webhook outbox, their timers on `clock`.
+/// The presence derivation, the scanners' offline check and the webhook outbox, their timers on `clock`.
 private func integrationServices(
-    settings: Settings, database: AppDatabase, feeds: Feeds, logger: Logger, clock: some Clock<Duration>
+    settings: Settings, database: AppDatabase, feeds: Feeds, logger: Logger, clock: some Clock<Duration>, now: @escaping @Sendable () -> Date
 ) -> [any Service] {
     [
         PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
+        ScannerOfflineService(database: database, feeds: feeds, silence: settings.scannerOfflineAfter, clock: clock, now: now, logger: logger),
         WebhookDeliveryService(
             database: database, retry: settings.webhookRetry, destinations: settings.webhookDestinations, feeds: feeds, clock: clock, logger: logger
         ),
@@ -116,7 +119,10 @@ func buildRouter(
     let routes = Routes(router: router, policy: policy)
     HealthController(database: database).addRoutes(to: routes)
     MetricsController(database: database, metrics: metrics).addRoutes(to: routes)
-    ScannerCountersController(database: database, metrics: metrics).addRoutes(to: routes)
+    ScannerCountersController(
+        database: database, metrics: metrics, feeds: feeds, wallClock: wallClock, versions: ScannerVersionWatch(metrics: metrics, logger: logger),
+        logger: logger
+    ).addRoutes(to: routes)
     ScannersController(database: database, hub: hub).addRoutes(to: routes)
     ScannerDeleteController(database: database, hub: hub, metrics: metrics, mqttOutbox: mqttOutbox).addRoutes(to: routes)
     EnrolmentController(

@@ -26,6 +26,8 @@ struct Settings: Sendable {
     static let defaultPresenceDwellSeconds = 5.0
     /// Seconds without a position before a scanner is `away`.
     static let defaultAwayAfterSeconds = 120.0
+    /// Four missed counter reports at scannerd's default 15 s.
+    static let defaultScannerOfflineAfterSeconds = 60.0
 
     var host: String = defaultHost
     /// 0 picks a free port; the bound one is reported through `onServerRunning`.
@@ -43,6 +45,8 @@ struct Settings: Sendable {
     var logLevel: Logger.Level = .info
     /// How presence events are derived from positions.
     var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
+    /// How long without a counter report before a scanner is offline (``ScannerOfflineService``).
+    var scannerOfflineAfter: Duration = .seconds(defaultScannerOfflineAfterSeconds)
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
     /// Which addresses webhooks may be created for and delivered to.

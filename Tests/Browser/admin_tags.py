@@ -124,6 +124,8 @@ def run(page):
     print("==> a watched list too long for the switch answer is shown on its fixed scanner")
     card = "#scanner-list li[data-scanner-id='fixed-a']"
     page.wait("the fixed scanners in the Scanners card", lambda: driver.find_elements(By.CSS_SELECTOR, card))
+    if not driver.find_elements(By.CSS_SELECTOR, f"{card} .health.offline"):
+        raise AssertionError("a scanner that never reported is not shown offline in the Scanners card")
     if driver.find_elements(By.CSS_SELECTOR, f"{card} .left-out"):
         raise AssertionError("a watched list that fits shows beacons left out")
     # More beacons in the building than a 64 KiB switch answer lists (about 700 fit).

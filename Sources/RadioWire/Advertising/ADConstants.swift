@@ -16,5 +16,9 @@ let iBeaconLength: UInt8 = 0x15
 /// Eddystone's 16-bit service UUID and UID frame type (Google, Eddystone protocol specification).
 let eddystoneServiceUUID: UInt16 = 0xFEAA
 let eddystoneUIDFrameType: UInt8 = 0x00
+/// Eddystone-TLM's frame type and its two versions: plain and encrypted telemetry.
+let eddystoneTLMFrameType: UInt8 = 0x20
+let eddystoneTLMPlainVersion: UInt8 = 0x00
+let eddystoneTLMEncryptedVersion: UInt8 = 0x01
 /// AltBeacon's beacon code (AltBeacon specification v1.0), sent big-endian: BE AC.
 let altBeaconCode: UInt16 = 0xBEAC

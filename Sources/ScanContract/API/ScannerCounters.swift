@@ -25,11 +25,26 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
     public var droppedReadings: Int
     /// Sealed batches waiting in the spool for switchd's receipt, at the time of the report.
     public var spoolDepth: Int
+    /// The scannerd version (`scannerd --version`). Absent in reports of older scannerd versions.
+    public var version: String?
+    /// Each radio adapter in use, its state and counts. Absent in reports of older scannerd
+    /// versions, and empty with the simulated radio.
+    public var radios: [RadioHealth]?
+    /// scannerd's clock when it made the report; switchd compares it with its own (the clock
+    /// skew). Absent in reports of older scannerd versions.
+    public var sentAt: Date?
+
+    /// The longest version text, in bytes.
+    public static let maxVersionBytes = 64
 
     public init(
         run: UUID, advertisements: Int = 0, wifiScans: Int = 0, parseErrors: Int = 0,
-        radioRecoveries: Int = 0, uploadRetries: Int = 0, droppedReadings: Int = 0, spoolDepth: Int = 0
+        radioRecoveries: Int = 0, uploadRetries: Int = 0, droppedReadings: Int = 0, spoolDepth: Int = 0,
+        version: String? = nil, radios: [RadioHealth]? = nil, sentAt: Date? = nil
     ) {
+        self.version = version
+        self.radios = radios
+        self.sentAt = sentAt
         self.run = run
         self.advertisements = advertisements
         self.wifiScans = wifiScans
@@ -42,6 +57,7 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case run, advertisements, wifiScans, parseErrors, radioRecoveries, uploadRetries, droppedReadings, spoolDepth
+        case version, radios, sentAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,7 +70,10 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
             radioRecoveries: try container.decode(Int.self, forKey: .radioRecoveries),
             uploadRetries: try container.decode(Int.self, forKey: .uploadRetries),
             droppedReadings: try container.decodeUnlessAbsent(Int.self, forKey: .droppedReadings) ?? 0,
-            spoolDepth: try container.decode(Int.self, forKey: .spoolDepth)
+            spoolDepth: try container.decode(Int.self, forKey: .spoolDepth),
+            version: try container.decodeUnlessAbsent(String.self, forKey: .version),
+            radios: try container.decodeUnlessAbsent([RadioHealth].self, forKey: .radios),
+            sentAt: try container.decodeUnlessAbsent(Date.self, forKey: .sentAt)
         )
     }
 
@@ -67,10 +86,20 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
         ]
     }
 
-    /// Throws ``ValidationError`` naming the first negative count.
+    /// Throws ``ValidationError`` naming the first negative count, a version that is empty,
+    /// overlong or not printable ASCII, or a radio that does not validate.
     public func validate() throws {
         for (field, count) in counts where count < 0 {
             throw ValidationError(field: field, reason: "must be 0 or more, got \(count)")
+        }
+        if let version, version.isEmpty || version.utf8.count > Self.maxVersionBytes || !version.isPrintableASCIIWord {
+            throw ValidationError(field: "version", reason: "must be 1 to \(Self.maxVersionBytes) printable ASCII characters without spaces")
+        }
+        if let radios {
+            guard radios.count <= RadioHealth.maxPerReport else {
+                throw ValidationError(field: "radios", reason: "at most \(RadioHealth.maxPerReport) adapters, got \(radios.count)")
+            }
+            for (index, radio) in radios.enumerated() { try radio.validate(at: index) }
         }
     }
 }

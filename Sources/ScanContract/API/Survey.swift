@@ -125,10 +125,34 @@ public struct NewLocation: Codable, Hashable, Sendable {
 public struct Scanner: Codable, Hashable, Sendable {
     public var id: ScannerID
     public var name: String
+    /// Its health as switchd last heard it (``ScannerHealth``): in `GET /v1/scanners` and
+    /// `GET /v1/scanners/{id}`, absent in the answer to `POST /v1/scanners`.
+    public var health: ScannerHealth?
 
-    public init(id: ScannerID, name: String) {
+    public init(id: ScannerID, name: String, health: ScannerHealth? = nil) {
         self.id = id
         self.name = name
+        self.health = health
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name
+    }
+
+    // The health's fields sit beside `id` and `name` in the JSON.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(ScannerID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        let health = try ScannerHealth(from: decoder)
+        self.health = health.online == nil ? nil : health
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try health?.encode(to: encoder)
     }
 }
 

@@ -12,12 +12,16 @@ import Foundation
 /// - `back`: the first position after `away`.
 /// - `missingTagHeard`: a fixed scanner heard a tag marked missing (``PresenceEvent/tagID``), the
 ///   first time since it was marked; the scanner is the one that heard it.
+/// - `scannerOffline`: switchd heard nothing from a scanner (no counter report) for
+///   `--scanner-offline-after`; `scannerOnline`: the first report after that.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
     case away
     case back
     case missingTagHeard
+    case scannerOffline
+    case scannerOnline
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -48,7 +52,9 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     public var roomID: Int64?
     /// For `entered`, `left` and `back`, the time of the position that settled it; for `away`,
     /// the time the silence reached the configured length (the last position's time plus it);
-    /// for `missingTagHeard`, the end of the window the tag was heard in.
+    /// for `missingTagHeard`, the end of the window the tag was heard in; for `scannerOffline`,
+    /// the last report's time plus `--scanner-offline-after`; for `scannerOnline`, when the
+    /// report that ended the silence arrived.
     public var time: Date
     /// The position that settled the event (a scanner's position, or for a tag's events the tag
     /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.

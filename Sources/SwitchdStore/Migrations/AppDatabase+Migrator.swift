@@ -39,6 +39,7 @@ extension AppDatabase {
             ("v4-tag-keys", SchemaTagKeys.keys),
             ("v4-enrolment-codes", SchemaEnrolmentCodes.codes),
             ("v4-room-outlines", SchemaRoomOutlines.outlines),
+            ("v4-scanner-health", SchemaScannerHealth.health),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

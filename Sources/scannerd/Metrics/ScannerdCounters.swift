@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DaemonSupport
 import ScanContract
 import Synchronization
 
@@ -28,8 +29,9 @@ final class ScannerdCounters: Sendable {
         self.radio = radio
     }
 
-    /// The counts now, with the spool's depth measured by the caller.
-    func snapshot(spoolDepth: Int) -> ScannerCounters {
+    /// The counts now, with the spool's depth measured by the caller, this scannerd's version,
+    /// its radios, and `now` (scannerd's clock, for switchd to compare with its own).
+    func snapshot(spoolDepth: Int, now: Date = Date()) -> ScannerCounters {
         ScannerCounters(
             run: run,
             advertisements: advertisements.load(ordering: .relaxed),
@@ -38,7 +40,10 @@ final class ScannerdCounters: Sendable {
             radioRecoveries: radio.snapshot.radioRecoveries,
             uploadRetries: uploadRetries.load(ordering: .relaxed),
             droppedReadings: droppedReadings.load(ordering: .relaxed),
-            spoolDepth: spoolDepth
+            spoolDepth: spoolDepth,
+            version: FloorscanVersion.current,
+            radios: radio.radios,
+            sentAt: now
         )
     }
 }

@@ -9,6 +9,8 @@ struct HardwareRadio: RadioSource {
     let wifi: (any WiFiScanner)?
 
     init(bluetooth: String?, wifi: String?, settings: HardwareRadioSettings, counters: RadioCounters, events: EventLog, logger: Logger) {
+        if let bluetooth { counters.register(bluetooth, kind: .ble) }
+        if let wifi { counters.register(wifi, kind: .wifi) }
         ble = bluetooth.map {
             HCIBLEScanner(device: $0, settings: settings.ble, counters: counters, events: events, logger: logger)
         }

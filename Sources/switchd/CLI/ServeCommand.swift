@@ -66,6 +66,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds without a located window before a tag is away (presence events); --away-after when left out.")
     var tagAwayAfter: Double?
     @Option(help: ArgumentHelp(
+        "Seconds without a counter report from a scanner before it is offline (scannerOffline event).",
+        discussion: "scannerd reports every 15 s by default (--counters-interval-s): the default misses four reports."
+    ))
+    var scannerOfflineAfter = Settings.defaultScannerOfflineAfterSeconds
+    @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
@@ -115,6 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let tagAwayAfter, !(tagAwayAfter > 0 && tagAwayAfter.isFinite) {
             throw ArgumentParser.ValidationError("--tag-away-after must be a positive number of seconds, got \(tagAwayAfter)")
         }
+        guard scannerOfflineAfter > 0, scannerOfflineAfter.isFinite else {
+            throw ArgumentParser.ValidationError("--scanner-offline-after must be a positive number of seconds, got \(scannerOfflineAfter)")
+        }
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
@@ -154,6 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
             dwell: Duration(secondsRoundedUp: presenceDwell), awayAfter: Duration(secondsRoundedUp: awayAfter),
             tagAwayAfter: tagAwayAfter.map(Duration.init(secondsRoundedUp:))
         )
+        configured.scannerOfflineAfter = Duration(secondsRoundedUp: scannerOfflineAfter)
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }

@@ -29,4 +29,6 @@ struct Feeds: Sendable {
     let webhookAttempts = Watermark()
     let tagPositions = SequenceFeed()
     let tagEvents = SequenceFeed()
+    /// Counts scanners' counter reports received, so ``ScannerOfflineService`` looks again.
+    let scannerReports = Watermark()
 }

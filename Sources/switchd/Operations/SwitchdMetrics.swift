@@ -22,6 +22,9 @@ final class SwitchdMetrics: Sendable {
     let authThrottled: CoreMetrics.Counter
     /// Readers' streams ended so that scanners' requests get through a full server.
     let streamsEvicted: CoreMetrics.Counter
+    /// How many different scannerd versions the scanners reported (``ScannerVersionWatch``):
+    /// more than 1 is a fleet half upgraded.
+    let scannerVersions: CoreMetrics.Gauge
 
     /// - Parameter wrap: sees every metric on its way to the registry; the wrapper it returns must
     ///   hand each change on, or `GET /metrics` misses it. Tests wrap to wait for a change.
@@ -38,6 +41,7 @@ final class SwitchdMetrics: Sendable {
         scanners = ScannerCounterExport(factory: factory)
         authThrottled = CoreMetrics.Counter(label: "switchd_auth_throttled_total", factory: factory)
         streamsEvicted = CoreMetrics.Counter(label: "switchd_streams_evicted_total", factory: factory)
+        scannerVersions = CoreMetrics.Gauge(label: "switchd_scanner_versions", factory: factory)
     }
 
     /// Counts one failed authentication: `reason` is `malformed` or `unknown_token`.

@@ -2,7 +2,8 @@ import Hummingbird
 import ScanContract
 import SwitchdStore
 
-/// `/v1/scanners`: register scanners and look them up (``ScannerDeleteController`` deletes them).
+/// `/v1/scanners`: register scanners and look them up with their health (``ScannerHealth``;
+/// ``ScannerDeleteController`` deletes them).
 struct ScannersController {
     let database: AppDatabase
     /// Told of the new scanner's switch, so whoever follows switches (the MQTT publisher) sees it.
@@ -28,11 +29,17 @@ struct ScannersController {
     /// A ``Page`` of scanners by ID (`limit`, `cursor`).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (after, limit) = try QueryParameters(request).keyPageRange()
-        let scanners = try await database.scanners(after: after, limit: limit + 1)
+        let scanners = try await withHealth(database.scanners(after: after, limit: limit + 1))
         return try .json(Page(read: scanners, limit: limit) { KeyCursor(afterKey: $0.id.rawValue).token })
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(await database.scanner(context.pathScannerID()))
+        try .json(await withHealth([database.scanner(context.pathScannerID())])[0])
+    }
+
+    /// `scanners`, each with its ``ScannerHealth``.
+    private func withHealth(_ scanners: [ScanContract.Scanner]) async throws -> [ScanContract.Scanner] {
+        let health = try await database.scannerHealth(of: scanners.map(\.id))
+        return scanners.map { ScanContract.Scanner(id: $0.id, name: $0.name, health: health[$0.id]) }
     }
 }

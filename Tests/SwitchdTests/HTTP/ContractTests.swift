@@ -19,12 +19,13 @@ import Testing
 
     @Test func scannersCreateListShow() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
-            #expect(try await client.expect(.ok, get: "/v1/scanners", as: Page<ScanContract.Scanner>.self).items == [ScanContract.Scanner(id: .default, name: "default")])
+            #expect(try await client.expect(.ok, get: "/v1/scanners", as: Page<ScanContract.Scanner>.self).items.map { [$0.id.rawValue, $0.name] } == [["default", "default"]])
 
             let pi = try ScannerID("pi-4.lab_2")
             let created = try await client.expect(.created, .post, "/v1/scanners", json: NewScanner(id: pi, name: "Lab Pi"), as: ScanContract.Scanner.self)
             #expect(created == ScanContract.Scanner(id: pi, name: "Lab Pi"))
-            #expect(try await client.expect(.ok, get: "/v1/scanners/pi-4.lab_2", as: ScanContract.Scanner.self) == created)
+            let shown = try await client.expect(.ok, get: "/v1/scanners/pi-4.lab_2", as: ScanContract.Scanner.self)
+            #expect(shown == ScanContract.Scanner(id: pi, name: "Lab Pi", health: ScannerHealth(online: false, mode: "off")), "with its health")
             #expect(try await client.expect(.ok, get: "/v1/scanners", as: Page<ScanContract.Scanner>.self).items.map(\.id) == [.default, pi])
 
             let again = try await client.send(.post, "/v1/scanners", json: NewScanner(id: pi))

@@ -43,6 +43,7 @@ import Testing
                 "v4-tag-keys",
                 "v4-enrolment-codes",
                 "v4-room-outlines",
+                "v4-scanner-health",
             ])
         }
     }

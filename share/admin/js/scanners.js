@@ -1,6 +1,8 @@
 // The scanners card: every registered scanner with a Delete button (DELETE /v1/scanners/{id},
 // asked first), and on a fixed scanner whose watched list is too long for its switch answer, how
-// many beacons that list leaves out (`watchedLeftOut`, docs/tags.md "Watched list").
+// many beacons that list leaves out (`watchedLeftOut`, docs/tags.md "Watched list"); each one's
+// health, online (green) or offline (red) with its last report and version, and a warning when the
+// scanners run different versions (docs/fleet-health.md).
 
 import { confirmAction } from './dialogs.js';
 
@@ -44,7 +46,7 @@ export class ScannersPanel {
       name.className = 'name';
       const fixed = this.leftOut.has(scanner.id) ? ' (fixed)' : '';
       name.textContent = `${scanner.name === scanner.id ? scanner.id : `${scanner.name} (${scanner.id})`}${fixed}`;
-      item.append(name);
+      item.append(name, health(scanner));
       const leftOut = this.leftOut.get(scanner.id) || 0;
       if (leftOut > 0) {
         const warning = document.createElement('span');
@@ -62,6 +64,12 @@ export class ScannersPanel {
       return item;
     }));
     if (this.scanners.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No scanners yet.' }));
+    if (this.scanners.some((scanner) => scanner.versionMismatch)) {
+      const versions = [...new Set(this.scanners.map((scanner) => scanner.version).filter(Boolean))].sort().join(', ');
+      list.prepend(Object.assign(document.createElement('li'), {
+        className: 'version-mismatch', textContent: `Scanners run different versions (${versions}): upgrade them all.`,
+      }));
+    }
   }
 
   /**
@@ -89,4 +97,16 @@ export class ScannersPanel {
     this.say(`Scanner "${scanner.id}" deleted.`);
     await this.changed();
   }
+}
+
+/** Online or offline with its colour, when switchd last heard from it, and its version. */
+function health(scanner) {
+  const span = document.createElement('span');
+  span.className = `health ${scanner.online ? 'online' : 'offline'}`;
+  const seen = scanner.lastSeen ? `last seen ${new Date(scanner.lastSeen).toLocaleString()}` : 'never reported';
+  const version = scanner.version ? `, ${scanner.version}` : '';
+  span.textContent = `${scanner.online ? 'online' : 'offline'} (${seen}${version})`;
+  const down = (scanner.radios || []).filter((radio) => radio.state === 'down').map((radio) => radio.adapter);
+  if (down.length > 0) span.textContent += `, radio down: ${down.join(', ')}`;
+  return span;
 }

@@ -50,6 +50,7 @@ package enum PostgresMigrations {
         ("v4-tag-keys", PostgresSchemaTagKeys.keys),
         ("v4-enrolment-codes", PostgresSchemaEnrolmentCodes.codes),
         ("v4-room-outlines", PostgresSchemaRoomOutlines.outlines),
+        ("v4-scanner-health", PostgresSchemaScannerHealth.health),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -75,12 +75,12 @@ struct HCIScanLoop: Sendable {
                 return
             case .lost(let reason):
                 armed.channel.close()
-                counters.add(\.radioFailures)
+                counters.lost(device)
                 logger.warning("radio lost; reopening it with backoff", metadata: ["device": "\(device)", "why": "\(reason)"])
                 events.record(.radioLost(radio: "ble", device: device, error: reason))
                 guard let recovered = rearm(stop: stop) else { return }
                 armed = recovered.armed
-                counters.add(\.radioRecoveries)
+                counters.recovered(device)
                 logger.notice("radio recovered", metadata: [
                     "device": "\(device)", "attempts": "\(recovered.attempts)", "commands": "\(armed.commands.rawValue)",
                 ])

@@ -65,14 +65,14 @@ struct NL80211WiFiScanner: WiFiScanner {
             counters.add(\.netlinkResyncs, outcome.resyncs)
             counters.add(\.malformedReports, outcome.malformed.count)
             if let attempts = state.recovered() {
-                counters.add(\.radioRecoveries)
+                counters.recovered(interfaceName)
                 logger.notice("radio recovered", metadata: ["interface": "\(interfaceName)", "attempts": "\(attempts)"])
                 events.record(.radioRecovered(radio: "wifi", device: interfaceName, attempts: attempts))
             }
             return outcome
         } catch let error as NL80211Error where error.isInterfaceLost {
             if state.lost() {
-                counters.add(\.radioFailures)
+                counters.lost(interfaceName)
                 logger.warning("radio lost; scanning again with backoff", metadata: ["interface": "\(interfaceName)", "why": "\(error)"])
                 events.record(.radioLost(radio: "wifi", device: interfaceName, error: "\(error)"))
             }

@@ -61,6 +61,14 @@ struct MQTTMessageTests {
         #expect(topics.events(of: entered) == ["floorscan/tags/7/events"])
     }
 
+    /// A scanner going offline or coming back is published on its events topic (docs/fleet-health.md).
+    @Test func aScannerOfflineGoesToTheScanner() throws {
+        for kind in [PresenceEventKind.scannerOffline, .scannerOnline] {
+            let event = PresenceEvent(id: 1, scannerID: try ScannerID("pi-1"), kind: kind, place: nil, floor: nil, roomID: nil, time: Date(), positionID: nil)
+            #expect(topics.events(of: event) == ["floorscan/scanners/pi-1/events"])
+        }
+    }
+
     /// Rates count what was read in the last minute, scaled up while switchd has watched for
     /// less (but at least 10 s); nothing before.
     @Test func receiverRatesAreOverTheLastMinute() throws {
