@@ -3,10 +3,12 @@
 
 /** An error answer of switchd (or the network failing: status 0). */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `field`: the JSON path of the offending field, when switchd names one (a 422). */
+  constructor(status, code, message, field = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -58,7 +60,7 @@ export class Api {
     if (!response.ok) {
       if (response.status === 401) this.onUnauthorized();
       const detail = value && value.error ? value.error : { code: `http_${response.status}`, message: text || response.statusText };
-      throw new ApiError(response.status, detail.code, detail.message);
+      throw new ApiError(response.status, detail.code, detail.message, detail.field ?? null);
     }
     return value;
   }

@@ -1,24 +1,36 @@
-// The admin page: sign in, floors and rooms, the survey with live progress, coverage and heat
-// map, links and routes, the live position, and the integrations' state (integrations.js).
-// State lives here; drawing is in plan.js.
+// The admin page: sign in, floors, plan and scale, rooms and locations, coverage and heat map,
+// and what a tap on the plan does. State lives here; drawing is in plan.js. The panels keeping
+// panel.js's contract (mount, refresh, unmount) are each in their own module: scanners on the
+// plan (placements.js), beacons (beacons.js), tags (tags.js), integrations and webhooks
+// (integrations.js), rooms (rooms.js), links and routes (links.js), "Scan here" (survey.js), the
+// live position (locate.js).
 
-import { Api, ApiError } from './api.js';
+import { Api } from './api.js';
+import { BeaconsPanel } from './beacons.js';
 import { makeVisitorLink, showDashboard } from './dashboard.js';
 import { confirmAction, promptText } from './dialogs.js';
 import { heatImage } from './heatmap.js';
-import { loadIntegrations } from './integrations.js';
+import { button as makeButton, option } from './dom.js';
+import { wireDrag } from './drag.js';
+import { problemText } from './format.js';
+import { metresAt } from './geometry.js';
+import { IntegrationsPanel } from './integrations.js';
+import { LinksPanel } from './links.js';
 import { LiveFeed } from './live.js';
+import { LocatePanel } from './locate.js';
 import { awaitingEstimate, ESTIMATE_RETRIES, ESTIMATE_RETRY_MS, legend, quality, suggestNextSurvey } from './quality.js';
 import { guardWith, say } from './status.js';
 import { GeoReferencePanel } from './georef.js';
+import { Panels } from './panel.js';
 import { draw, eventPoint, geometry, toMetres, toPixels } from './plan.js';
+import { PlacementPanel } from './placements.js';
+import { RoomsPanel } from './rooms.js';
 import { ScannersPanel } from './scanners.js';
-import { renderTags } from './tags.js';
+import { SurveyPanel } from './survey.js';
+import { TagsPanel } from './tags.js';
 import { WalkPanel } from './walk.js';
 
 const TOKEN_KEY = 'floorscan.adminToken';
-/** After the switch turns itself off, the last batch may still be on its way. */
-const SETTLE_MS = 2000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,23 +40,12 @@ const state = {
   rooms: [],
   locations: [],
   allLocations: [],
-  links: [],
   radioMap: null,
   imageURL: null,
   imageSize: null,
   chosen: null,
   marks: [],
-  route: [],
-  position: null,
-  placements: [],
-  tags: [],
-  tagPositions: new Map(),
-  tagFeeds: null,
-  linkFirst: null,
   heatURL: null,
-  surveyingLocation: null,
-  survey: null,
-  locate: null,
 };
 
 const api = new Api(() => sessionStorage.getItem(TOKEN_KEY), () => signOut('switchd refused the token; sign in again.'));
@@ -56,12 +57,38 @@ const walks = new WalkPanel(api, live, $, (text, isError) => say(text, isError),
 // ---- status and error handling ----
 
 /** Runs an action of the admin; a failure is shown, never thrown to the console. */
-const guard = guardWith((error) => (error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error)));
+const guard = guardWith(problemText);
 
 const scanners = new ScannersPanel(api, $, (text, isError) => say(text, isError), guard, async () => {
   await loadScanners();
   await loadFloorContents();
 });
+
+/** The panels of panel.js's contract, mounted at sign-in with the page's context. */
+const panels = new Panels();
+const placements = panels.add(new PlacementPanel());
+const beacons = panels.add(new BeaconsPanel());
+const integrations = panels.add(new IntegrationsPanel());
+const tags = panels.add(new TagsPanel(live));
+const rooms = panels.add(new RoomsPanel({ rooms: () => state.rooms, reloadCoverage: () => reloadCoverage() }));
+const links = panels.add(new LinksPanel({ locations: () => state.locations, allLocations: () => state.allLocations }));
+const survey = panels.add(new SurveyPanel(live, {
+  chosen: () => locationByID(state.chosen),
+  changed: () => { renderLocations(); renderPlan(); },
+  reloadCoverage: () => reloadCoverage(),
+}));
+const locate = panels.add(new LocatePanel(live, () => $('scanner-select').value, () => survey.stopScanning()));
+const panelContext = {
+  api, $, say, guard,
+  plan: {
+    floor: () => state.floor,
+    floors: () => state.floors,
+    roomName: (id) => state.rooms.find((room) => room.id === id)?.name ?? null,
+    geometry: () => currentGeometry(),
+    redraw: () => renderPlan(),
+    reload: () => loadFloorContents(),
+  },
+};
 
 function on(id, event, action) {
   $(id).addEventListener(event, guard(action));
@@ -86,8 +113,7 @@ async function signIn(event) {
 }
 
 function signOut(message) {
-  stopStreams();
-  state.tagFeeds = null;
+  panels.unmount();
   live.closeAll();
   sessionStorage.removeItem(TOKEN_KEY);
   $('app-view').hidden = true;
@@ -101,7 +127,8 @@ async function showApp() {
   $('sign-in-view').hidden = true;
   $('app-view').hidden = false;
   $('sign-out').hidden = false;
-  await Promise.all([loadScanners(), loadFloors(), loadIntegrations(api, $), showDashboard(api)]);
+  panels.mount(panelContext);
+  await Promise.all([loadScanners(), loadFloors(), showDashboard(api)]);
   say('Signed in.');
 }
 
@@ -131,10 +158,8 @@ async function showFloor(floor) {
   state.floor = floor;
   if (changed) {
     state.marks = [];
-    state.route = [];
     state.chosen = null;
-    state.linkFirst = null;
-    $('route-result').textContent = '';
+    links.floorChanged();
   }
   for (const id of ['floor-rename', 'floor-delete', 'plan-file', 'room-name', 'room-create']) $(id).disabled = !floor;
   await loadPlanImage();
@@ -163,42 +188,16 @@ async function loadPlanImage() {
 
 async function loadFloorContents() {
   const floor = state.floor;
-  const [rooms, locations, allLocations, links, radioMap] = await Promise.all([
+  const [rooms, locations, allLocations, radioMap] = await Promise.all([
     floor ? api.get(`/v1/rooms?floor=${floor.id}`) : [],
     floor ? api.get(`/v1/locations?floor=${floor.id}`) : [],
     api.get('/v1/locations'),
-    api.get('/v1/links'),
     api.get('/v1/radiomap'),
   ]);
-  Object.assign(state, { rooms, locations, allLocations, links, radioMap });
-  await loadTags().catch((error) => say(`Tags and fixed scanners not shown: ${error.message}`, true));
+  Object.assign(state, { rooms, locations, allLocations, radioMap });
+  // The panels: scanners on the plan, beacons, tags, integrations, links, survey, locate.
+  await panels.refresh();
   renderAll();
-}
-
-// ---- tags tracked from fixed scanners ----
-
-/** This floor's fixed scanners, every tag's latest position, and every tag's positions live. */
-async function loadTags() {
-  const floor = state.floor;
-  const [placements, tags] = await Promise.all([floor ? api.get(`/v1/placements?floor=${floor.id}`) : [], api.all('/v1/tags')]);
-  const latest = await Promise.all(tags.map((tag) => api.get(`/v1/tags/${tag.id}/positions/latest`).catch(() => null)));
-  state.placements = placements;
-  state.tags = tags;
-  state.tagPositions = new Map(tags.flatMap((tag, index) => (latest[index] ? [[tag.id, latest[index]]] : [])));
-  renderTags(api, tags, state.tagPositions);
-  // One interest in every tag's positions, however many tags there are: the page's one stream.
-  state.tagFeeds ??= live.follow({ feed: 'tagPosition' }, (event, position) => {
-    if (!state.tags.some((tag) => tag.id === position.tagID)) return;
-    state.tagPositions.set(position.tagID, position);
-    renderPlan();
-    renderTags(api, state.tags, state.tagPositions);
-  });
-}
-
-function tagsOnFloor() {
-  return state.tags
-    .map((tag) => ({ tag, position: state.tagPositions.get(tag.id) }))
-    .filter((item) => item.position && state.floor && item.position.floorID === state.floor.id);
 }
 
 async function reloadCoverage() {
@@ -224,25 +223,8 @@ function followEstimate(tries) {
 
 // ---- rendering ----
 
-function option(value, text) {
-  const node = document.createElement('option');
-  node.value = String(value);
-  node.textContent = text;
-  return node;
-}
-
 function button(text, action, className) {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.textContent = text;
-  if (className) node.className = className;
-  node.addEventListener('click', guard(action));
-  return node;
-}
-
-function floorName(id) {
-  const floor = state.floors.find((f) => f.id === id);
-  return floor ? floor.name : `floor ${id}`;
+  return makeButton(text, action, guard, className);
 }
 
 function locationByID(id) {
@@ -273,21 +255,17 @@ function currentGeometry() {
 }
 
 function renderAll() {
-  renderRooms();
+  rooms.render();
   renderLocations();
-  renderLinkControls();
+  links.render();
   renderCoverage();
   renderPlan();
 }
 
 function renderPlan() {
   const g = currentGeometry();
-  const onFloor = new Set(state.locations.map((l) => l.id));
-  const links = state.links
-    .filter((link) => onFloor.has(link.from) && onFloor.has(link.to))
-    .map((link) => ({ from: locationByID(link.from), to: locationByID(link.to) }))
-    .filter((link) => link.from && link.to);
-  const position = state.position && state.floor && state.position.floor === state.floor.id ? state.position : null;
+  const linked = links.onPlan();
+  const position = locate.onPlan(state.floor);
   draw($('plan'), {
     geometry: g,
     imageURL: state.imageURL,
@@ -297,15 +275,16 @@ function renderPlan() {
       location,
       coverage: coverage(location),
       detail: expectedErrorText(location),
-      chosen: location.id === state.chosen || location.id === state.linkFirst,
-      surveying: location.id === state.surveyingLocation,
+      chosen: location.id === state.chosen || location.id === links.first,
+      surveying: location.id === survey.surveyingLocation(),
     })),
-    links,
-    route: state.route.filter((l) => onFloor.has(l.id)),
+    links: linked.links,
+    route: linked.route,
     marks: state.marks,
     position,
-    fixedScanners: state.placements.map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
-    tags: tagsOnFloor(),
+    fixedScanners: placements.onPlan(state.floor).map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
+    beacons: beacons.onPlan(),
+    tags: tags.onPlan(state.floor),
   });
   geoReference.drawOn($('plan'), g);
   if (!$('scale-typed-details').open) {
@@ -317,29 +296,6 @@ function renderPlan() {
   $('scale-info').textContent = !state.floor ? 'Create a floor first.'
     : scale ? `Scale: ${(1 / scale.metresPerPixel).toFixed(1)} pixels a metre; origin at pixel (${scale.originX.toFixed(0)}, ${scale.originY.toFixed(0)}).`
       : 'No scale yet: choose "marks the scale", tap two points on the plan and give their real distance.';
-}
-
-function renderRooms() {
-  const list = $('room-list');
-  list.replaceChildren(...state.rooms.map((room) => {
-    const item = document.createElement('li');
-    item.dataset.roomId = room.id;
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = room.name;
-    item.append(
-      name,
-      button('Rename', () => renameRoom(room)),
-      button('Clear data…', () => clearRoom(room), 'danger'),
-      button('Delete…', () => deleteRoom(room), 'danger'),
-    );
-    return item;
-  }));
-  const select = $('room-select');
-  const current = select.value;
-  select.replaceChildren(...state.rooms.map((room) => option(room.id, room.name)));
-  if (state.rooms.some((room) => String(room.id) === current)) select.value = current;
-  $('location-add').disabled = state.rooms.length === 0;
 }
 
 function renderLocations() {
@@ -364,36 +320,8 @@ function renderLocations() {
   }));
   const chosen = locationByID(state.chosen);
   $('chosen-location').textContent = chosen ? chosen.name : 'none';
-  $('scan-here').disabled = !chosen || state.survey !== null;
-  walks.render(state.locations, chosen ? chosen.id : null, state.survey !== null);
-}
-
-function renderLinkControls() {
-  const groups = state.floors.map((floor) => {
-    const group = document.createElement('optgroup');
-    group.label = floor.name;
-    group.append(...state.allLocations.filter((l) => l.floorID === floor.id).map((l) => option(l.id, l.name)));
-    return group;
-  });
-  for (const id of ['link-from', 'link-to']) {
-    const select = $(id);
-    const current = select.value;
-    select.replaceChildren(...groups.map((group) => group.cloneNode(true)));
-    if (state.allLocations.some((l) => String(l.id) === current)) select.value = current;
-  }
-  const onFloor = new Set(state.locations.map((l) => l.id));
-  const list = $('link-list');
-  list.replaceChildren(...state.links.filter((link) => onFloor.has(link.from) || onFloor.has(link.to)).map((link) => {
-    const item = document.createElement('li');
-    const a = locationByID(link.from);
-    const b = locationByID(link.to);
-    const describe = (l) => (l ? (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`) : `#${link.from}`);
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = `${describe(a)} ↔ ${describe(b)}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m`;
-    item.append(name, button('Delete…', () => deleteLink(link), 'danger'));
-    return item;
-  }));
+  $('scan-here').disabled = !chosen || survey.busy();
+  walks.render(state.locations, chosen ? chosen.id : null, survey.busy());
 }
 
 /** The plan's legend: a swatch per expected-error band (quality.js), the suggestion and the choice. */
@@ -535,38 +463,7 @@ async function patchScale(scale) {
   renderAll();
 }
 
-// ---- rooms and locations ----
-
-async function createRoom(event) {
-  event.preventDefault();
-  const room = await api.post('/v1/rooms', { floorID: state.floor.id, name: $('room-name').value.trim() });
-  $('room-name').value = '';
-  await loadFloorContents();
-  $('room-select').value = String(room.id);
-  say(`Room "${room.name}" added.`);
-}
-
-async function renameRoom(room) {
-  const name = await promptText(`New name of room "${room.name}"`, room.name);
-  if (!name) return;
-  await api.patch(`/v1/rooms/${room.id}`, { name });
-  await loadFloorContents();
-  say(`Room renamed to "${name}".`);
-}
-
-async function clearRoom(room) {
-  if (!await confirmAction(`Delete every measurement taken in room "${room.name}"? Its locations stay, to be surveyed again.`)) return;
-  const cleared = await api.post(`/v1/rooms/${room.id}/clear`);
-  await reloadCoverage();
-  say(`Room "${room.name}" cleared: ${cleared.measurementsDeleted} measurements deleted.`);
-}
-
-async function deleteRoom(room) {
-  if (!await confirmAction(`Delete room "${room.name}" with its locations and their measurements?`)) return;
-  await api.delete(`/v1/rooms/${room.id}`);
-  await loadFloorContents();
-  say(`Room "${room.name}" deleted.`);
-}
+// ---- locations ----
 
 async function addLocation(x, y) {
   const roomID = Number.parseInt($('room-select').value, 10);
@@ -598,48 +495,11 @@ function choose(id) {
   renderPlan();
 }
 
-// ---- links and routes ----
-
-async function createLink(from, to) {
-  const kindSelect = $('link-kind');
-  const a = locationByID(from);
-  const b = locationByID(to);
-  if (a && b && a.floorID !== b.floorID && kindSelect.value === 'walk') kindSelect.value = 'stairs';
-  const link = await api.post('/v1/links', { from, to, kind: kindSelect.value });
-  const links = await api.get('/v1/links');
-  state.links = links;
-  renderAll();
-  say(`Linked ${a?.name ?? from} and ${b?.name ?? to}: ${link.kind}, ${link.distanceMetres.toFixed(1)} m.`);
-}
-
-async function deleteLink(link) {
-  if (!await confirmAction('Delete this link? Routes will no longer use it.')) return;
-  await api.delete(`/v1/links/${link.id}`);
-  state.links = await api.get('/v1/links');
-  renderAll();
-  say('Link deleted.');
-}
-
-async function showRoute() {
-  const from = Number.parseInt($('link-from').value, 10);
-  const to = Number.parseInt($('link-to').value, 10);
-  const route = await api.post('/v1/routes', { from, to });
-  state.route = route.path.map(locationByID).filter(Boolean);
-  const names = state.route.map((l) => (l.floorID === state.floor?.id ? l.name : `${l.name} (${floorName(l.floorID)})`));
-  const eta = route.etaSeconds < 90 ? `${Math.round(route.etaSeconds)} s` : `${(route.etaSeconds / 60).toFixed(1)} min`;
-  const result = $('route-result');
-  result.textContent = `Route ${names.join(' → ')}: ${route.distanceMetres.toFixed(1)} m, about ${eta} on foot`
-    + (route.floorChanges ? `, ${route.floorChanges} floor change${route.floorChanges === 1 ? '' : 's'}.` : '.');
-  result.dataset.distance = String(route.distanceMetres);
-  result.dataset.eta = String(route.etaSeconds);
-  renderPlan();
-}
-
 // ---- the plan ----
 
 async function tapPlan(event) {
   if (!state.floor || event.button !== 0) return;
-  const tool = document.querySelector('input[name="tool"]:checked').value;
+  const tool = currentTool();
   const locationID = Number.parseInt(event.target.dataset?.locationId ?? '', 10);
   const point = eventPoint($('plan'), event);
   if (Number.isFinite(locationID) && (tool === 'select' || tool === 'link' || tool === 'add')) {
@@ -647,17 +507,7 @@ async function tapPlan(event) {
       choose(locationID);
       return;
     }
-    if (state.linkFirst === null || state.linkFirst === locationID) {
-      state.linkFirst = locationID;
-      $('link-from').value = String(locationID);
-      say('Now tap the location to link it to.');
-      renderPlan();
-      return;
-    }
-    const first = state.linkFirst;
-    state.linkFirst = null;
-    $('link-to').value = String(locationID);
-    await createLink(first, locationID);
+    await links.tapLocation(locationID);
     return;
   }
   if (tool === 'add') {
@@ -672,12 +522,20 @@ async function tapPlan(event) {
     await setOrigin(point);
   } else if (tool === 'geo') {
     geoReference.mark(toMetres(currentGeometry(), point.x, point.y));
+  } else if (tool === 'scanner') {
+    await placements.placeAt(metresAt(currentGeometry(), point));
+  } else if (tool === 'beacon') {
+    await beacons.addAt(metresAt(currentGeometry(), point));
   }
 }
 
+function currentTool() {
+  return document.querySelector('input[name="tool"]:checked').value;
+}
+
 function toolChanged() {
-  const tool = document.querySelector('input[name="tool"]:checked').value;
-  state.linkFirst = null;
+  const tool = currentTool();
+  links.first = null;
   if (tool !== 'scale') {
     state.marks = [];
     $('scale-form').hidden = true;
@@ -689,147 +547,11 @@ function toolChanged() {
     scale: 'Tap two points whose real distance you know, then type it.',
     origin: 'Tap the point that is x = 0 m, y = 0 m.',
     geo: 'Tap a spot whose latitude and longitude you know, then type them; three or more spots, then save.',
+    scanner: 'Tap where the scanner chosen under Scanners stands (its height and offset come from there). Drag a square to move a scanner.',
+    beacon: 'Tap where a new beacon hangs: its UUID, major, minor and power come from the Beacons card. Drag a diamond to move a beacon.',
   };
   $('plan-hint').textContent = hints[tool];
   renderPlan();
-}
-
-// ---- survey ----
-
-function stopStreams() {
-  for (const key of ['survey', 'locate']) {
-    if (state[key]) state[key].controller.abort();
-    state[key] = null;
-  }
-  state.surveyingLocation = null;
-}
-
-function showSurveyProgress() {
-  const s = state.survey;
-  if (!s) return;
-  const scans = Math.max(s.scansCompleted, s.scansSeen);
-  $('survey-bar').max = s.target;
-  $('survey-bar').value = Math.min(scans, s.target);
-  const heard = `${s.samples} samples, ${s.aps.size} access points, ${s.beacons.size} beacons heard`;
-  const text = s.done
-    ? `Done: ${s.location.name} surveyed (${s.stoppedBy === 'stopCondition' ? 'stop condition reached' : 'turned off'}) — ${heard}.`
-    : `Surveying ${s.location.name}: scan ${Math.min(scans, s.target)} of ${s.target}; ${heard}.`;
-  $('survey-text').textContent = text;
-  const progress = $('survey-progress');
-  progress.dataset.state = s.done ? 'done' : 'surveying';
-  progress.dataset.samples = String(s.samples);
-  progress.dataset.locationId = String(s.location.id);
-}
-
-/** Whether the switch now says the survey started at `s.revision` is over. */
-function checkSwitch(s) {
-  const sw = s.latestSwitch;
-  if (!sw || s.revision === null || s.done) return;
-  if (sw.revision >= s.revision) s.scansCompleted = Math.max(s.scansCompleted, sw.scansCompleted || 0);
-  if (sw.revision > s.revision && !sw.scanning) {
-    s.done = true;
-    s.stoppedBy = sw.stoppedBy || 'turnedOff';
-    state.surveyingLocation = null;
-    showSurveyProgress();
-    say(`Survey of ${s.location.name} finished.`);
-    setTimeout(guard(async () => {
-      if (state.survey === s) {
-        s.controller.abort();
-        state.survey = null;
-      }
-      await reloadCoverage();
-      showSurveyProgress();
-    }), SETTLE_MS);
-  } else {
-    showSurveyProgress();
-  }
-}
-
-async function scanHere() {
-  const location = locationByID(state.chosen);
-  const scannerID = $('scanner-select').value;
-  if (!location || !scannerID) throw new Error('Choose a scanner and a location first.');
-  const target = Math.max(1, Number.parseInt($('stop-scans').value, 10) || 4);
-  if (state.survey) state.survey.controller.abort();
-  const s = {
-    controller: new AbortController(), location, target, revision: null, latestSwitch: null,
-    samples: 0, aps: new Set(), beacons: new Set(), scansCompleted: 0, scansSeen: 0, done: false, stoppedBy: null,
-  };
-  state.survey = s;
-  state.surveyingLocation = location.id;
-  renderLocations();
-  renderPlan();
-  const signal = s.controller.signal;
-  const scanner = encodeURIComponent(scannerID);
-  const measurements = live.follow({ feed: 'measurement', scannerID }, (event, m) => {
-    if (m.locationID !== location.id) return;
-    s.samples += 1;
-    if (m.kind === 'wifi' || m.bssid) s.aps.add(m.bssid);
-    else s.beacons.add(`${m.uuid}/${m.major}/${m.minor}`);
-    if (Number.isInteger(m.scan)) s.scansSeen = Math.max(s.scansSeen, m.scan + 1);
-    showSurveyProgress();
-  }, { signal });
-  const switches = live.follow({ feed: 'switch', scannerID }, (event, sw) => {
-    s.latestSwitch = sw;
-    checkSwitch(s);
-  }, { signal });
-  await Promise.race([
-    Promise.all([measurements.opened, switches.opened]),
-    new Promise((resolve) => { setTimeout(resolve, 5000); }),
-  ]);
-  const sw = await api.patch(`/v1/scanners/${scanner}/switch`, {
-    scanning: true, mode: 'survey', locationID: location.id, storeData: true, stopAfter: { scans: target },
-  });
-  s.revision = sw.revision;
-  showSurveyProgress();
-  checkSwitch(s);
-  say(`Scanner ${scannerID} surveys ${location.name} for ${target} scans.`);
-}
-
-async function stopScanning() {
-  const scannerID = $('scanner-select').value;
-  if (!scannerID) return;
-  await api.patch(`/v1/scanners/${encodeURIComponent(scannerID)}/switch`, { scanning: false });
-  say(`Scanner ${scannerID} turned off.`);
-}
-
-// ---- locate ----
-
-async function startLocating() {
-  const scannerID = $('scanner-select').value;
-  if (!scannerID) throw new Error('Choose a scanner first (under Survey).');
-  if (state.locate) state.locate.controller.abort();
-  const l = { controller: new AbortController(), count: 0 };
-  state.locate = l;
-  const scanner = encodeURIComponent(scannerID);
-  const positions = live.follow({ feed: 'position', scannerID }, (event, p) => {
-    l.count += 1;
-    state.position = p;
-    const where = state.floor && p.floor === state.floor.id ? '' : ` on ${floorName(p.floor)}`;
-    const text = $('locate-text');
-    text.textContent = `Position ${l.count}${where}: (${p.x.toFixed(1)} m, ${p.y.toFixed(1)} m) ± ${p.accuracyMetres.toFixed(1)} m by ${p.method}.`;
-    text.dataset.count = String(l.count);
-    text.dataset.x = String(p.x);
-    text.dataset.y = String(p.y);
-    renderPlan();
-  }, {
-    signal: l.controller.signal,
-    onState: (text) => { if (text !== 'live') $('locate-text').textContent = `Position feed ${text}.`; },
-  });
-  await Promise.race([positions.opened, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
-  await api.patch(`/v1/scanners/${scanner}/switch`, {
-    scanning: true, mode: 'locate', storeData: false, locationID: null, roomID: null, stopAfter: null,
-  });
-  $('locate-text').textContent = `Locating scanner ${scannerID}: waiting for its first position…`;
-  say(`Scanner ${scannerID} locates itself; its positions appear on the plan.`);
-}
-
-async function stopLocating() {
-  if (state.locate) state.locate.controller.abort();
-  state.locate = null;
-  await stopScanning();
-  $('locate-text').textContent = 'Not locating.';
-  say('Locating stopped.');
 }
 
 // ---- wiring ----
@@ -844,23 +566,25 @@ function wire() {
   on('plan-file', 'change', uploadPlan);
   on('scale-form', 'submit', saveScale);
   on('scale-typed-form', 'submit', saveTypedScale);
-  on('room-form', 'submit', createRoom);
   on('location-form', 'submit', addLocationFromForm);
-  on('scan-here', 'click', scanHere);
-  on('scan-stop', 'click', stopScanning);
   on('walk-start', 'click', async () => { await walks.start($('scanner-select').value, state.chosen); renderLocations(); });
   on('walk-arrived', 'click', () => walks.arrived());
   on('coverage-refresh', 'click', reloadCoverage);
   on('emitter-select', 'change', () => { updateHeat(); renderPlan(); });
-  on('link-create', 'click', () => createLink(Number.parseInt($('link-from').value, 10), Number.parseInt($('link-to').value, 10)));
-  on('route-show', 'click', showRoute);
-  on('locate-start', 'click', startLocating);
-  on('locate-stop', 'click', stopLocating);
-  on('integrations-refresh', 'click', () => loadIntegrations(api, $));
   on('scanners-refresh', 'click', async () => { await loadScanners(); renderPlan(); });
   on('enrol-form', 'submit', (event) => { event.preventDefault(); return scanners.enrol($('enrol-scanner').value.trim()); });
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
+  // Before the plan's tap: a press on a scanner's square or a beacon's diamond is theirs.
+  wireDrag($('plan'), {
+    enabled: () => ['select', 'scanner', 'beacon'].includes(currentTool()),
+    tap: (mark) => (mark.kind === 'scanner' ? placements.choose(mark.id) : beacons.choose(mark.id)),
+    drop: (mark, point) => {
+      const metres = metresAt(currentGeometry(), point);
+      return mark.kind === 'scanner' ? placements.move(mark.id, metres) : beacons.move(mark.id, metres);
+    },
+    guard,
+  });
   on('plan', 'pointerup', tapPlan);
   // Each change of the control points is drawn on the plan at once.
   on('geo-form', 'submit', (event) => { geoReference.addTyped(event); renderPlan(); });

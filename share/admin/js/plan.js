@@ -2,36 +2,12 @@
 // expected error, where to survey next, the scale marks and the live position, all in one SVG in
 // image pixels.
 
+import { toPixels } from './geometry.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** Size of the drawing when the floor has no plan image, and the scale assumed until one is set. */
-export const BLANK = { width: 1000, height: 600 };
-export const DEFAULT_METRES_PER_PIXEL = 0.05;
-
-/**
- * How pixels of the drawing map to metres on the floor: the floor's scale when set, else the
- * default (20 pixels a metre, origin at the top left).
- */
-export function geometry(floor, imageSize) {
-  const size = imageSize || BLANK;
-  const scale = floor && floor.scale;
-  return {
-    width: size.width,
-    height: size.height,
-    metresPerPixel: scale ? scale.metresPerPixel : DEFAULT_METRES_PER_PIXEL,
-    originX: scale ? scale.originX : 0,
-    originY: scale ? scale.originY : 0,
-    scaled: Boolean(scale),
-  };
-}
-
-export function toPixels(g, x, y) {
-  return { x: g.originX + x / g.metresPerPixel, y: g.originY + y / g.metresPerPixel };
-}
-
-export function toMetres(g, px, py) {
-  return { x: (px - g.originX) * g.metresPerPixel, y: (py - g.originY) * g.metresPerPixel };
-}
+// The plan's geometry lives in geometry.js (pure, unit-tested); re-exported for the page.
+export { BLANK, DEFAULT_METRES_PER_PIXEL, geometry, toMetres, toPixels } from './geometry.js';
 
 /** The point of the drawing under a pointer event. */
 export function eventPoint(svg, event) {
@@ -79,6 +55,7 @@ export function drawBase(svg, g, imageURL) {
  *   position: {x, y, accuracyMetres} | null,
  *   fixedScanners: [{scannerID, x, y, receiveOffset, watchedLeftOut}] (this floor's placements; watchedLeftOut
  *     beacons their watched list leaves out, outlined when any),
+ *   beacons: [{id, x, y, label, chosen}] (this floor's registered beacons, diamonds),
  *   tags: [{tag, position}] (tags whose latest position is on this floor) }
  */
 export function draw(svg, view) {
@@ -137,6 +114,17 @@ export function draw(svg, view) {
     }, svg);
     const leftOut = scanner.watchedLeftOut > 0 ? `; ${scanner.watchedLeftOut} beacons left out of the watched list` : '';
     element('title', {}, square).textContent = `${scanner.scannerID} (receive offset ${scanner.receiveOffset.toFixed(1)} dB${leftOut})`;
+    element('text', { class: 'label', x: p.x + size, y: p.y + size / 3 }, svg).textContent = scanner.scannerID;
+  }
+  for (const beacon of view.beacons || []) {
+    const p = toPixels(g, beacon.x, beacon.y);
+    const r = unit * 1.1;
+    const diamond = element('polygon', {
+      class: beacon.chosen ? 'beacon chosen' : 'beacon', points: `${p.x},${p.y - r} ${p.x + r},${p.y} ${p.x},${p.y + r} ${p.x - r},${p.y}`,
+      'data-beacon-id': beacon.id, id: `beacon-${beacon.id}`,
+    }, svg);
+    element('title', {}, diamond).textContent = `Beacon ${beacon.label}`;
+    element('text', { class: 'label', x: p.x + unit * 1.4, y: p.y + unit * 0.4 }, svg).textContent = beacon.label;
   }
   for (const { tag, position } of view.tags || []) {
     const p = toPixels(g, position.x, position.y);
