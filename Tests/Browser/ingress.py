@@ -1,6 +1,7 @@
 """The admin and visitor pages under a sub-path, as Home Assistant's ingress serves switchd: a
 prefix-stripping reverse proxy (ingress_proxy.py) on 127.0.0.1 in front of the switchd that
-scripts/browser-test started, and the page loaded at /api/hassio_ingress/TESTTOKEN/admin/. Signs
+scripts/browser-test started, and the page opened at /api/hassio_ingress/TESTTOKEN/admin (switchd
+redirects to admin/, relative, so the browser stays under the prefix). Signs
 in, lists the floors, loads a plan image, follows a tag's position live (the stream through the
 proxy), makes a visitor link and opens it: the link and the visitor page's calls stay under the
 prefix. Passes when every step does, the console has no error, every request the proxy got was
@@ -39,7 +40,10 @@ def run(page, proxy, workdir):
     heard_at((3.0, 3.0), start, SCANNERS, IDENTITY)
     heard_at((3.0, 3.0), start + datetime.timedelta(seconds=1), SCANNERS, IDENTITY)  # closes the first window: a position
 
-    driver.get(ingress + "/admin/")
+    # Opened without its slash: switchd's redirect to admin/ is relative, so it stays under the prefix.
+    driver.get(ingress + "/admin")
+    if driver.current_url != ingress + "/admin/":
+        raise AssertionError(f"{ingress}/admin led to {driver.current_url}, not {ingress}/admin/")
     page.wait("the sign-in form", lambda: page.by_id("token").is_displayed())
     page.by_id("token").send_keys(token())
     page.by_id("sign-in").click()
