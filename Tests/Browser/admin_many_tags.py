@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from admin_survey import BASE, SHOTS, AdminPage, api, close_and_judge, plan_png, run_with_screenshot, token
+from admin_tags import place_fixed_scanners
 
 TAGS = int(os.environ.get("FLOORSCAN_TAGS", "50"))
 SCANNERS = [("many-a", 0.0, 0.0), ("many-b", 12.0, 0.0), ("many-c", 6.0, 10.0)]
@@ -72,9 +73,7 @@ def run(page, workdir):
     print(f"==> a site of {TAGS} tags and {len(SCANNERS)} fixed scanners, set up through the API")
     floor = api("POST", "/v1/floors", {"name": "Many tags floor", "building": "Warehouse"})
     upload_plan(floor["id"], workdir)
-    for scanner_id, x, y in SCANNERS:
-        api("POST", "/v1/scanners", {"id": scanner_id})
-        api("PUT", f"/v1/scanners/{scanner_id}/placement", {"floorID": floor["id"], "x": x, "y": y, "height": 1, "pathLossExponent": 2})
+    place_fixed_scanners(floor["id"], SCANNERS)
     tags = [api("POST", "/v1/tags", {"name": f"Tag {index}", "identity": identity(index), "txPower": -59, "height": 1}) for index in range(TAGS)]
     start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     # Windows 1 and 2 are located once window 3 is reported: every tag has a position.

@@ -34,13 +34,20 @@ def iso(moment):
     return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def heard_at(spot, end):
+def place_fixed_scanners(floor_id, scanners):
+    """Registers the fixed scanners (ID, x, y) and places them on the floor, 1 m up, exponent 2."""
+    for scanner_id, x, y in scanners:
+        api("POST", "/v1/scanners", {"id": scanner_id})
+        api("PUT", f"/v1/scanners/{scanner_id}/placement", {"floorID": floor_id, "x": x, "y": y, "height": 1, "pathLossExponent": 2})
+
+
+def heard_at(spot, end, scanners=SCANNERS, identity=IDENTITY):
     """Every fixed scanner reports the window ending at `end`, at the RSSI of the tag at `spot`
     (−59 dBm at 1 m, exponent 2)."""
-    for scanner_id, x, y in SCANNERS:
+    for scanner_id, x, y in scanners:
         rssi = -59 - 20 * math.log10(max(math.hypot(spot[0] - x, spot[1] - y), 0.5))
         api("POST", "/v1/sightings", {"scannerID": scanner_id, "sightings": [{
-            "identity": IDENTITY, "windowStart": iso(end - datetime.timedelta(seconds=1)), "windowEnd": iso(end),
+            "identity": identity, "windowStart": iso(end - datetime.timedelta(seconds=1)), "windowEnd": iso(end),
             "count": 3, "medianRSSI": round(rssi, 1), "maxRSSI": round(rssi) + 1,
         }]})
 
@@ -59,9 +66,7 @@ def located(tag_id):
 def run(page):
     driver = page.driver
     floor = api("POST", "/v1/floors", {"name": "Bike store floor", "building": "Tags building"})
-    for scanner_id, x, y in SCANNERS:
-        api("POST", "/v1/scanners", {"id": scanner_id})
-        api("PUT", f"/v1/scanners/{scanner_id}/placement", {"floorID": floor["id"], "x": x, "y": y, "height": 1, "pathLossExponent": 2})
+    place_fixed_scanners(floor["id"], SCANNERS)
     tag = api("POST", "/v1/tags", {"name": "Bike", "identity": IDENTITY, "txPower": -59, "height": 1})
     start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     heard_at((3.0, 3.0), start)

@@ -4,7 +4,8 @@ import Hummingbird
 /// `/visit/` — from ``AdminFiles``; every other path goes on to the API.
 ///
 /// The page is public (it holds no secret; its API calls carry the user's token). `/admin`
-/// redirects to `/admin/`, which is `index.html`. A name that is not one of the files read at
+/// redirects to `admin/` (relative, so behind a proxy that strips a prefix, such as Home
+/// Assistant's ingress, the browser stays under the prefix), which is `index.html`. A name that is not one of the files read at
 /// start is 404 — `..`, encoded or not, names none. Only GET and HEAD (405 otherwise). Without a
 /// folder (none found at start) every path under the prefix is 404 saying so.
 struct AdminFilesMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -30,7 +31,7 @@ struct AdminFilesMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError.methodNotAllowed(request.method, allowed: [.get, .head])
         }
         if path == bare {
-            return Response(status: .permanentRedirect, headers: [.location: prefix])
+            return Response(status: .permanentRedirect, headers: [.location: String(prefix.dropFirst())])
         }
         guard let files else {
             throw APIError.notFound("the \(page) page is not installed: switchd found no \(page) folder (see --\(page)-dir)")

@@ -1,5 +1,22 @@
 // switchd's v1 API as the page uses it: every request carries the admin token as a bearer
 // token, errors become ApiError with switchd's code and message.
+//
+// Paths are written as switchd names them (`/v1/floors`) but resolved against switchd's root as
+// this page sees it, never against the host's root: behind a proxy that serves switchd under a
+// prefix and strips it (Home Assistant's ingress: /api/hassio_ingress/<token>/admin/ is switchd's
+// /admin/), every request stays under the prefix.
+
+/**
+ * switchd's root as the browser reaches it, with its trailing slash: two folders above this
+ * module, which switchd serves at /admin/js/api.js (the visitor page imports it from there too),
+ * whatever prefix a proxy puts before it.
+ */
+export const switchdRoot = new URL('../../', import.meta.url);
+
+/** The address of `path` (`/v1/floors`, `visit/`) under `root`, keeping `root`'s prefix. */
+export function switchdURL(path, root = switchdRoot) {
+  return new URL(path.replace(/^\/+/, ''), root).href;
+}
 
 /** An error answer of switchd (or the network failing: status 0). */
 export class ApiError extends Error {
@@ -19,10 +36,17 @@ export class Api {
   /**
    * @param {() => string | null} token the admin token, read at each request
    * @param {() => void} onUnauthorized called when switchd answers 401 (the token is wrong or revoked)
+   * @param {URL | string} root switchd's root as the browser reaches it (see switchdRoot)
    */
-  constructor(token, onUnauthorized) {
+  constructor(token, onUnauthorized, root = switchdRoot) {
     this.token = token;
     this.onUnauthorized = onUnauthorized;
+    this.root = root;
+  }
+
+  /** The address a request for `path` goes to: `path` under switchd's root (see switchdURL). */
+  url(path) {
+    return switchdURL(path, this.root);
   }
 
   headers(extra = {}) {
@@ -44,7 +68,7 @@ export class Api {
     }
     let response;
     try {
-      response = await fetch(path, init);
+      response = await fetch(this.url(path), init);
     } catch (error) {
       if (error.name === 'AbortError') throw error;
       throw new ApiError(0, 'network', `switchd cannot be reached (${error.message})`);
@@ -90,7 +114,7 @@ export class Api {
 
   /** The body of a GET as a Blob (a plan image). */
   async blob(path) {
-    const response = await fetch(path, { headers: this.headers() });
+    const response = await fetch(this.url(path), { headers: this.headers() });
     if (!response.ok) {
       if (response.status === 401) this.onUnauthorized();
       throw new ApiError(response.status, `http_${response.status}`, `could not load ${path}`);
@@ -115,7 +139,7 @@ export class Api {
       try {
         const headers = this.headers({ Accept: 'text/event-stream' });
         if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
-        const response = await fetch(path, { headers, signal, cache: 'no-store' });
+        const response = await fetch(this.url(path), { headers, signal, cache: 'no-store' });
         if (!response.ok) {
           if (response.status === 401) this.onUnauthorized();
           if (response.status >= 400 && response.status < 500) {

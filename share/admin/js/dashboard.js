@@ -53,7 +53,7 @@ export async function showDashboard(api) {
  */
 export async function makeVisitorLink(api) {
   const issued = await api.post('/v1/tokens', { role: 'visitor', name: 'visitor' });
-  const link = new URL('/visit/', window.location.href);
+  const link = new URL(api.url('visit/')); // beside the admin page, under any proxy's prefix
   link.hash = `token=${encodeURIComponent(issued.token)}`;
   const field = $('visitor-link');
   field.value = link.href;
