@@ -36,11 +36,14 @@ package struct AppDatabase: Sendable {
 
     /// Opens `writer` and brings its schema up to date.
     ///
-    /// - Throws: when a migration fails; the database is then left as it was before that migration.
+    /// - Throws: ``NewerSchemaError``, changing nothing, when a newer switchd migrated the
+    ///   database; else when a migration fails, the database then left as it was before that migration.
     package init(_ writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil) throws {
         backend = .sqlite(writer)
         self.checkpointer = checkpointer
-        try Self.migrator.migrate(writer)
+        let migrator = Self.migrator
+        try NewerSchemaError.check(applied: writer.read { db in try migrator.appliedIdentifiers(db) }, known: migrator.migrations)
+        try migrator.migrate(writer)
     }
 
     init(backend: Backend) {

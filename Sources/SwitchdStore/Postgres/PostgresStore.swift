@@ -70,8 +70,9 @@ package final class PostgresStore: Sendable {
     /// ``PostgresMigrations/history`` not yet recorded, each in its own transaction with its
     /// record, while holding ``migrationLock``.
     ///
-    /// - Throws: the server's error for a migration that fails; that migration is then rolled
-    ///   back, and the ones before it stay applied.
+    /// - Throws: ``NewerSchemaError``, applying nothing, when a newer switchd migrated the database;
+    ///   the server's error for a migration that fails, that migration then rolled back and the
+    ///   ones before it kept.
     package func migrate() async throws {
         try await threads.runIfActive { [self] in
             try withConnection { connection in
@@ -80,6 +81,7 @@ package final class PostgresStore: Sendable {
                 _ = try connection.simpleQuery(PostgresMigrations.createRecordTable).wait()
                 let applied = try Set(connection.simpleQuery("SELECT identifier FROM \(PostgresMigrations.recordTable)").wait()
                     .map { try $0.decode(String.self) })
+                try NewerSchemaError.check(applied: applied, known: PostgresMigrations.history.map(\.identifier))
                 for (identifier, sql) in PostgresMigrations.history where !applied.contains(identifier) {
                     do {
                         _ = try connection.simpleQuery("BEGIN").wait()

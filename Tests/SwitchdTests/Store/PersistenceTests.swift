@@ -157,4 +157,23 @@ import Testing
             #expect(try await client.expect(.ok, get: "/v1/scanners/default/switch", as: ScanSwitch.self).scanning)
         }
     }
+
+    /// A database a newer switchd migrated is refused, the unknown migration named in the
+    /// message switchd stops with, and left as it is: a downgraded switchd neither runs this
+    /// version's migrations over it nor serves from a schema it does not know.
+    @Test func aDatabaseMigratedByANewerSwitchdIsRefusedAndLeftAsItIs() async throws {
+        try await withTemporaryDatabase { database, directory in
+            try await database.writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-a-newer-switchd')")
+                try db.execute(sql: "DROP TABLE enrolment_code")
+            }
+            let refusal = NewerSchemaError(unknownMigrations: ["v9-from-a-newer-switchd"])
+            #expect(throws: refusal) {
+                _ = try AppDatabase.open(stateDirectory: directory)
+            }
+            #expect("\(refusal)".contains("migrated by a newer switchd") && "\(refusal)".contains("v9-from-a-newer-switchd"))
+            let tables = try await database.writer.read { db in try db.tableExists("enrolment_code") }
+            #expect(!tables, "no migration ran again")
+        }
+    }
 }

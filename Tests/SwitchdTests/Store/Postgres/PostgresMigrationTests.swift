@@ -121,6 +121,23 @@ struct PostgresMigrationTests {
         #expect(Self.lines(seed) == ["default|1|f|locate|f"])
     }
 
+    /// A database a newer switchd migrated (a migration this version does not know recorded) is
+    /// refused before anything runs, the unknown migration named; nothing of it is changed.
+    @Test func aDatabaseMigratedByANewerSwitchdIsRefused() async throws {
+        let (server, database) = try await freshPostgresDatabase()
+        let address = try PostgresAddress(url: server.url(database: database))
+        try await AppDatabase.open(postgres: address, maxConnections: 1).close()
+        _ = try await server.psql(
+            "INSERT INTO \(PostgresMigrations.recordTable) (identifier) VALUES ('v9-from-a-newer-switchd')", database: database
+        )
+        _ = try await server.psql("DROP TABLE enrolment_code", database: database)
+        await #expect(throws: NewerSchemaError(unknownMigrations: ["v9-from-a-newer-switchd"])) {
+            try await AppDatabase.open(postgres: address, maxConnections: 1).close()
+        }
+        let tables = try await server.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'enrolment_code'", database: database)
+        #expect(Self.lines(tables) == ["0"], "no migration ran again")
+    }
+
     /// The same statements, in the common dialect, on both: the triggers bump the survey
     /// version alike and the checks refuse the same rows.
     @Test func triggersAndChecksBehaveAsOnSQLite() async throws {
