@@ -18,7 +18,11 @@ struct ScannerOfflineTests {
         defer { scannerd.process.signal(SIGKILL) }
 
         let online = try await waitForScanner(api) { $0.health?.online == true }
-        #expect(online.health?.version == "0.1.0" && online.health?.radios == [], "the simulated radio has no adapter")
+        // The release scannerd is built as: debian/changelog's first entry (VersionTests keeps them equal).
+        let changelog = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/EndToEndTests/ScannerOfflineTests.swift", with: "debian/changelog"), encoding: .utf8)
+        let release = try #require(changelog.firstMatch(of: /^floorscan \(([^)]+)\)/)?.output.1)
+        #expect(online.health?.version == String(release))
+        #expect(online.health?.radios == [], "the simulated radio has no adapter")
         #expect(online.health?.mode == "off" && online.health?.versionMismatch == false)
         #expect(try #require(online.health?.clockSkew).magnitude < 5, "one machine's clock")
 

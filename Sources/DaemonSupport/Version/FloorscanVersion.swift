@@ -2,5 +2,5 @@
 /// entry (a test keeps them equal). scannerd reports it to switchd with its counters, and
 /// switchd warns when its scanners do not all run the same one (docs/fleet-health.md).
 public enum FloorscanVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }
