@@ -20,6 +20,7 @@ import math
 import os
 import sys
 import threading
+import urllib.error
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -194,6 +195,8 @@ def beacons_on_the_plan(page, floor):
     page.tool("select")
     drag(page, f"beacon-{beacon['id']}", 4, 0)
     page.wait("the beacon moved by the drag", lambda: near(beacon_of(1)["x"], 14, 0.5) and near(beacon_of(1)["y"], 12, 0.5))
+    # The page has read the beacons again (its Edit then starts from where the beacon is now).
+    page.wait("the move shown on the page", lambda: "moved to" in page.text("status"))
     press(page, f"//li[@data-beacon-id='{beacon['id']}']//button[text()='Edit']")
     page.wait("the beacon in the form", lambda: page.by_id("beacon-form").get_attribute("data-beacon-id") == str(beacon["id"]))
     fill(page, "beacon-power", "-65")
@@ -334,8 +337,46 @@ def heard_at(identity, spot, end):
         }]})
 
 
+def outline_of(room_id):
+    """The room's outline from the API, or None when it has none."""
+    try:
+        return api("GET", f"/v1/rooms/{room_id}/outline")["outline"]
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+
+
+def draw_outlines(page, rooms):
+    """Both rooms' outlines drawn on the page corner by corner and saved; one corner dragged. The
+    halls meet at x = 12 m, so a tag at 15 m is in East hall by its outline although West hall's
+    location (6 m) is nearer than East hall's (27 m)."""
+    shapes = {"West hall": [[0.5, 2], [12, 2], [12, 18], [0.5, 18]], "East hall": [[12, 2], [36, 2], [36, 18], [12, 18]]}
+    for name, corners in shapes.items():
+        print(f"==> the outline of {name} drawn on the plan")
+        choose(page, "room-select", str(rooms[name]))
+        page.tool("outline")
+        for x, y in corners:
+            page.tap_plan(x * PIXELS_PER_METRE, y * PIXELS_PER_METRE)
+        page.wait("four corners drawn", lambda: "4 corners" in page.text("outline-draft-text"))
+        page.by_id("outline-save").click()
+        page.wait(f"{name}'s outline stored", lambda: outline_of(rooms[name]) is not None)
+        got = outline_of(rooms[name])
+        if len(got) != 4 or not all(near(a[0], b[0]) and near(a[1], b[1]) for a, b in zip(got, corners)):
+            raise AssertionError(f"{name}'s outline is {got}, drawn {corners}")
+        page.wait(f"{name}'s outline on the plan", lambda: page.js(
+            "return document.querySelector(`#plan polygon.room-outline[data-outline-room-id='${arguments[0]}']`) !== null", rooms[name]))
+    print("==> a corner of West hall dragged 1 m right and 1 m down")
+    drag(page, f"outline-corner-{rooms['West hall']}-0", 1, 1)
+    page.wait("the corner moved (API)", lambda: near(outline_of(rooms["West hall"])[0][0], 1.5) and near(outline_of(rooms["West hall"])[0][1], 3))
+    page.wait("the outline redrawn with it", lambda: 'Corner 1 of room "West hall" moved.' in page.text("status"))
+    if page.by_id("outline-draft").is_displayed():
+        raise AssertionError("the empty draft's line is shown")
+    page.shot("setup-room-outlines", show="plan")
+
+
 def a_tag_walks(page, floor):
-    """Two rooms and their locations made on the page, a webhook on the page to a receiver here,
+    """Two rooms, their locations and their outlines made on the page, a webhook on the page to a receiver here,
     and a tag that walks from one room into the other: its room changes on the page and in
     GET /v1/tags/{id}/positions/latest, and the webhook gets the tag's `entered`."""
     driver = page.driver
@@ -350,6 +391,7 @@ def a_tag_walks(page, floor):
         page.tool("add")
         page.tap_plan(x * PIXELS_PER_METRE, y * PIXELS_PER_METRE)
         page.wait(f"a location in {name}", lambda: any(loc["roomID"] == rooms[name] for loc in api("GET", f"/v1/locations?floor={floor['id']}")))
+    draw_outlines(page, rooms)
     page.tool("select")
 
     receiver = Receiver()
@@ -388,7 +430,8 @@ def a_tag_walks(page, floor):
             return api("GET", f"/v1/tags/{tag['id']}/positions/latest").get("roomID") if page_of["items"] else None
 
         start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-        path = [(6.0, 10.0)] * 4 + [(6.0 + 2 * step, 10.0) for step in range(1, 11)] + [(27.0, 10.0)] * 6
+        # It stops at 15 m: in East hall by the outlines, though West hall's location is nearer.
+        path = [(6.0, 10.0)] * 4 + [(6.0 + step, 10.0) for step in range(1, 9)] + [(15.0, 10.0)] * 6
         second = 0
         for spot in path[:4]:
             heard_at(identity, spot, start + datetime.timedelta(seconds=second))
@@ -417,6 +460,14 @@ def a_tag_walks(page, floor):
         page.wait("the deliveries counted on the page", lambda: page.js(
             "const li = document.querySelector(arguments[0]); return li !== null && !li.textContent.includes(': 0 delivered')", line))
         page.shot("setup-webhook-delivered", show="webhook-list")
+
+        print("==> East hall's outline deleted on the page")
+        press(page, f"//li[@data-room-id='{rooms['East hall']}']//button[text()='Delete outline…']")
+        page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
+        page.by_id("confirm-ok").click()
+        page.wait("East hall's outline gone (API)", lambda: outline_of(rooms["East hall"]) is None)
+        page.wait("and from the plan", lambda: page.js(
+            "return document.querySelector(`#plan polygon.room-outline[data-outline-room-id='${arguments[0]}']`) === null", rooms["East hall"]))
     finally:
         receiver.close()
 

@@ -110,6 +110,7 @@ export class Api {
   }
   post(path, json) { return this.request('POST', path, { json }); }
   patch(path, json) { return this.request('PATCH', path, { json }); }
+  put(path, json) { return this.request('PUT', path, { json }); }
   delete(path) { return this.request('DELETE', path); }
 
   /** The body of a GET as a Blob (a plan image). */

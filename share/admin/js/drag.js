@@ -1,16 +1,16 @@
-// Dragging marks on the plan: a fixed scanner's square (data-scanner-id) or a beacon's diamond
-// (data-beacon-id). A press that moves is a drag, dropped where the pointer is let go; a press
+// Dragging marks on the plan: a fixed scanner's square (data-scanner-id), a beacon's diamond
+// (data-beacon-id) or a corner of a room's outline (data-corner-id, "roomID:index"). A press that moves is a drag, dropped where the pointer is let go; a press
 // that does not is a tap on the mark. Either way the plan's own tap handler does not see it
 // (this one is added first and stops the event).
 
 import { isDrag } from './geometry.js';
 import { eventPoint } from './plan.js';
 
-const KINDS = [['scannerId', 'scanner'], ['beaconId', 'beacon']];
+const KINDS = [['scannerId', 'scanner'], ['beaconId', 'beacon'], ['cornerId', 'corner']];
 
 /** The draggable mark under `target`: {kind, id, node} or null. */
 function grabbed(target) {
-  const node = target?.closest?.('[data-scanner-id], [data-beacon-id]');
+  const node = target?.closest?.('[data-scanner-id], [data-beacon-id], [data-corner-id]');
   if (!node || !node.closest('#plan')) return null;
   for (const [key, kind] of KINDS) {
     if (node.dataset[key] !== undefined) return { kind, id: kind === 'beacon' ? Number(node.dataset[key]) : node.dataset[key], node };
@@ -21,15 +21,17 @@ function grabbed(target) {
 /**
  * Wires dragging on `svg`.
  * @param {SVGSVGElement} svg
- * @param {{ enabled: () => boolean, tap: (mark) => Promise<void>|void, drop: (mark, point) => Promise<void>|void,
- *           guard: (action: Function) => Function }} handlers `point`: where it was let go, in plan pixels
+ * @param {{ enabled: () => boolean, grabs?: (mark) => boolean, tap: (mark) => Promise<void>|void,
+ *           drop: (mark, point) => Promise<void>|void, guard: (action: Function) => Function }} handlers
+ *   `grabs` says whether a press on that mark is a drag (else it is left to the plan's tap);
+ *   `point`: where it was let go, in plan pixels
  */
-export function wireDrag(svg, { enabled, tap, drop, guard }) {
+export function wireDrag(svg, { enabled, grabs = () => true, tap, drop, guard }) {
   let pressed = null;
   svg.addEventListener('pointerdown', (event) => {
     if (event.button !== 0 || !enabled()) return;
     const mark = grabbed(event.target);
-    if (!mark) return;
+    if (!mark || !grabs(mark)) return;
     pressed = { mark, start: { x: event.clientX, y: event.clientY }, from: eventPoint(svg, event), moved: false };
     svg.setPointerCapture(event.pointerId);
     event.preventDefault();

@@ -285,6 +285,7 @@ function renderPlan() {
     fixedScanners: placements.onPlan(state.floor).map((placement) => ({ ...placement, watchedLeftOut: scanners.leftOut.get(placement.scannerID) || 0 })),
     beacons: beacons.onPlan(),
     tags: tags.onPlan(state.floor),
+    rooms: rooms.onPlan(),
   });
   geoReference.drawOn($('plan'), g);
   if (!$('scale-typed-details').open) {
@@ -526,6 +527,8 @@ async function tapPlan(event) {
     await placements.placeAt(metresAt(currentGeometry(), point));
   } else if (tool === 'beacon') {
     await beacons.addAt(metresAt(currentGeometry(), point));
+  } else if (tool === 'outline') {
+    rooms.addCorner(metresAt(currentGeometry(), point));
   }
 }
 
@@ -549,6 +552,7 @@ function toolChanged() {
     geo: 'Tap a spot whose latitude and longitude you know, then type them; three or more spots, then save.',
     scanner: 'Tap where the scanner chosen under Scanners stands (its height and offset come from there). Drag a square to move a scanner.',
     beacon: 'Tap where a new beacon hangs: its UUID, major, minor and power come from the Beacons card. Drag a diamond to move a beacon.',
+    outline: 'Tap the corners of the room chosen under Rooms, in order around it, then "Save outline". Drag a corner of a saved outline to move it.',
   };
   $('plan-hint').textContent = hints[tool];
   renderPlan();
@@ -576,11 +580,24 @@ function wire() {
   on('dashboard-refresh', 'click', () => showDashboard(api));
   on('visitor-link-make', 'click', () => makeVisitorLink(api));
   // Before the plan's tap: a press on a scanner's square or a beacon's diamond is theirs.
+  // A room's corner is dragged with the outline tool only (and a press on it draws no new corner).
   wireDrag($('plan'), {
-    enabled: () => ['select', 'scanner', 'beacon'].includes(currentTool()),
-    tap: (mark) => (mark.kind === 'scanner' ? placements.choose(mark.id) : beacons.choose(mark.id)),
+    enabled: () => ['select', 'scanner', 'beacon', 'outline'].includes(currentTool()),
+    grabs: (mark) => (mark.kind === 'corner') === (currentTool() === 'outline'),
+    tap: (mark) => {
+      if (mark.kind === 'corner') {
+        // A tap on a saved corner takes that corner as the next one: rooms share walls exactly.
+        const [roomID, index] = mark.id.split(':').map(Number);
+        return rooms.addSavedCorner(roomID, index);
+      }
+      return mark.kind === 'scanner' ? placements.choose(mark.id) : beacons.choose(mark.id);
+    },
     drop: (mark, point) => {
       const metres = metresAt(currentGeometry(), point);
+      if (mark.kind === 'corner') {
+        const [roomID, index] = mark.id.split(':').map(Number);
+        return rooms.moveCorner(roomID, index, metres);
+      }
       return mark.kind === 'scanner' ? placements.move(mark.id, metres) : beacons.move(mark.id, metres);
     },
     guard,

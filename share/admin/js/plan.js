@@ -56,7 +56,9 @@ export function drawBase(svg, g, imageURL) {
  *   fixedScanners: [{scannerID, x, y, receiveOffset, watchedLeftOut}] (this floor's placements; watchedLeftOut
  *     beacons their watched list leaves out, outlined when any),
  *   beacons: [{id, x, y, label, chosen}] (this floor's registered beacons, diamonds),
- *   tags: [{tag, position}] (tags whose latest position is on this floor) }
+ *   tags: [{tag, position}] (tags whose latest position is on this floor),
+ *   rooms: {outlines: [{roomID, name, corners: [[x, y]]}], draft: [[x, y]]} (metres; the rooms'
+ *     outlines, their corners draggable, and the outline being drawn) }
  */
 export function draw(svg, view) {
   const g = view.geometry;
@@ -64,6 +66,7 @@ export function draw(svg, view) {
   if (view.heatURL) {
     element('image', { href: view.heatURL, x: 0, y: 0, width: g.width, height: g.height, preserveAspectRatio: 'none', opacity: 0.6, 'data-testid': 'heatmap', id: 'heatmap' }, svg);
   }
+  drawOutlines(svg, g, unit, view.rooms);
   const origin = element('g', { class: 'origin' }, svg);
   element('line', { x1: g.originX - unit, y1: g.originY, x2: g.originX + unit, y2: g.originY }, origin);
   element('line', { x1: g.originX, y1: g.originY - unit, x2: g.originX, y2: g.originY + unit }, origin);
@@ -139,5 +142,30 @@ export function draw(svg, view) {
     const p = toPixels(g, view.position.x, view.position.y);
     element('circle', { class: 'accuracy', id: 'position-accuracy', cx: p.x, cy: p.y, r: Math.max(view.position.accuracyMetres / g.metresPerPixel, unit) }, svg);
     element('circle', { class: 'position', id: 'position-dot', cx: p.x, cy: p.y, r: unit * 0.9 }, svg);
+  }
+}
+
+/** The rooms' outlines under everything else, each corner a handle; the outline being drawn. */
+function drawOutlines(svg, g, unit, rooms) {
+  if (!rooms) return;
+  const points = (corners) => corners.map(([x, y]) => toPixels(g, x, y));
+  for (const outline of rooms.outlines) {
+    const corners = points(outline.corners);
+    const shape = element('polygon', {
+      class: 'room-outline', points: corners.map((p) => `${p.x},${p.y}`).join(' '), 'data-outline-room-id': outline.roomID,
+    }, svg);
+    element('title', {}, shape).textContent = `Room ${outline.name}`;
+    const middle = corners.reduce((sum, p) => ({ x: sum.x + p.x / corners.length, y: sum.y + p.y / corners.length }), { x: 0, y: 0 });
+    element('text', { class: 'room-label', x: middle.x, y: middle.y }, svg).textContent = outline.name;
+    corners.forEach((p, index) => {
+      element('circle', {
+        class: 'outline-corner', cx: p.x, cy: p.y, r: unit * 0.7, 'data-corner-id': `${outline.roomID}:${index}`, id: `outline-corner-${outline.roomID}-${index}`,
+      }, svg);
+    });
+  }
+  if (rooms.draft.length > 0) {
+    const corners = points(rooms.draft);
+    element('polyline', { class: 'outline-draft', id: 'outline-draft-line', points: [...corners, corners[0]].map((p) => `${p.x},${p.y}`).join(' ') }, svg);
+    for (const p of corners) element('circle', { class: 'outline-draft-corner', cx: p.x, cy: p.y, r: unit * 0.6 }, svg);
   }
 }
