@@ -168,6 +168,7 @@ func buildRouter(
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }
     }
     TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: dependencies.tagKeys).addRoutes(to: routes)
+    TagReferencesController(database: database, wallClock: wallClock).addRoutes(to: routes)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: routes)
     SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: routes)

@@ -6,7 +6,8 @@ edited and another deleted; a tag made, marked missing, edited and deleted; a we
 chosen event kinds (seen in GET /v1/webhooks), its deliveries shown, deleted. Then two rooms with a
 location each made on the page, a webhook to a receiver in this test, and a tag that walks (its
 sightings posted as the three scanners would) from one room into the other: its room changes on
-the page and in GET /v1/tags/{id}/positions/latest, and the receiver gets the tag's `entered`.
+the page and in GET /v1/tags/{id}/positions/latest, and the receiver gets the tag's `entered`; then
+"Record here" records it where it stands, its progress shown while the scanners report it.
 Names with markup (`<b>x</b>`) must show as text; refusals of switchd (422) must be shown with
 the field they name; no other console error.
 
@@ -461,6 +462,29 @@ def a_tag_walks(page, floor):
             "const li = document.querySelector(arguments[0]); return li !== null && !li.textContent.includes(': 0 delivered')", line))
         page.shot("setup-webhook-delivered", show="webhook-list")
 
+        print("==> the tag recorded where it stands, on the page: progress while scanners report it")
+        press(page, f"//li[@data-tag-id='{tag['id']}']//button[text()='Record here']")
+        page.wait("the tag chosen for recording", lambda: "Hold Walker still" in page.text("tag-recording"))
+        page.tap_plan(15.0 * PIXELS_PER_METRE, 10.0 * PIXELS_PER_METRE)
+        page.wait("the recording made (API)", lambda: len(api("GET", f"/v1/tags/{tag['id']}/references")) == 1)
+        reference = api("GET", f"/v1/tags/{tag['id']}/references")[0]
+        if reference["state"] != "recording" or not near(reference["x"], 15.0) or not near(reference["y"], 10.0):
+            raise AssertionError(f"the recording is {reference}")
+        page.wait("the progress shown", lambda: "0 of 5 windows" in page.text("tag-recording"))
+        for _ in range(2):
+            heard_at(identity, (15.0, 10.0), start + datetime.timedelta(seconds=second))
+            second += 1
+        page.wait("two windows shown", lambda: "2 of 5 windows" in page.text("tag-recording"))
+        page.shot("setup-tag-recording", show="tags")
+        for _ in range(3):
+            heard_at(identity, (15.0, 10.0), start + datetime.timedelta(seconds=second))
+            second += 1
+        page.wait("the recording done (API)", lambda: api("GET", f"/v1/tags/{tag['id']}/references")[0]["state"] == "done")
+        page.wait("and on the page", lambda: "Walker recorded at (" in page.text("tag-recording") and ": 5 windows, heard by" in page.text("tag-recording"))
+        page.wait("the spot listed", lambda: page.driver.find_elements(By.CSS_SELECTOR, f"#tag-references li[data-reference-id='{reference['id']}']"))
+        page.shot("setup-tag-recorded", show="tags")
+        page.tool("select")
+
         print("==> East hall's outline deleted on the page")
         press(page, f"//li[@data-room-id='{rooms['East hall']}']//button[text()='Delete outline…']")
         page.wait("the confirmation", lambda: page.by_id("confirm-dialog").is_displayed())
@@ -510,7 +534,7 @@ def main():
     page.console = [entry for entry in page.console if not expected(entry)]
     if close_and_judge(page, failed):
         return 1
-    print(f"PASS: scanners placed, dragged, overridden and unplaced; beacons; a tag; a webhook; a tag walking into another room, its 'entered' delivered; {page.shot_number} screenshots")
+    print(f"PASS: scanners placed, dragged, overridden and unplaced; beacons; a tag; a webhook; a tag walking into another room, its 'entered' delivered; the tag recorded where it stands; {page.shot_number} screenshots")
     return 0
 
 

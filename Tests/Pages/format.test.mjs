@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
   beaconLabel, contentLanguages, decibels, deliveryLine, identityFromText, identityToText, metadataFromText,
-  metadataToText, nextFreeMinor, offsetText, problemText, scannerLabel, tagWhere, webhookLine,
+  metadataToText, nextFreeMinor, offsetText, problemText, referenceLine, scannerLabel, tagWhere, webhookLine,
 } from '../../share/admin/js/format.js';
 
 test('a refusal names switchd message, code and field', () => {
@@ -83,4 +83,13 @@ test('a new beacon gets the next free minor of its UUID and major', () => {
   assert.equal(nextFreeMinor(beacons, ' aa ', 1), 5);
   assert.equal(nextFreeMinor(beacons, 'aa', 3), 1);
   assert.equal(nextFreeMinor([{ uuid: 'aa', major: 1, minor: 65535 }], 'aa', 1), null);
+});
+
+test('a tag recorded at a spot shows its progress, then what it recorded', () => {
+  const reference = { x: 3, y: 4.256, windowsWanted: 5, windowsRecorded: 0, scannersHeard: [], state: 'recording' };
+  assert.equal(referenceLine(reference, 'Bike 7'), 'Recording Bike 7 at (3.00 m, 4.26 m): 0 of 5 windows, not heard yet. Hold it still.');
+  assert.equal(referenceLine({ ...reference, windowsRecorded: 2, scannersHeard: ['door', 'hall'] }, 'Bike 7'),
+    'Recording Bike 7 at (3.00 m, 4.26 m): 2 of 5 windows, heard by door, hall. Hold it still.');
+  assert.equal(referenceLine({ ...reference, windowsRecorded: 5, scannersHeard: ['door'], state: 'done' }, 'Bike 7'),
+    'Bike 7 recorded at (3.00 m, 4.26 m): 5 windows, heard by door.');
 });

@@ -11,7 +11,8 @@ package struct SightingIngest: Sendable {
     /// Events raised: missing tags heard, as presence events (`GET /v1/events`, webhooks, MQTT)
     /// that are also their tags' events (`GET /v1/tags/{id}/events`).
     package var presenceEvents: [PresenceEvent] = []
-    /// Whether registered beacons were heard: the fingerprint map changed.
+    /// Whether registered beacons were heard, or a tag being recorded at a reference point
+    /// (``AppDatabase/createTagReference(_:for:at:)``): the fingerprint map changed.
     package var beaconsHeard = false
     /// The ID of the last sighting stored; nil when none was.
     package var lastSightingID: Int64?
@@ -20,7 +21,8 @@ package struct SightingIngest: Sendable {
 extension AppDatabase {
     /// Stores the sightings of registered tags and beacons (others are counted as ignored), in
     /// one transaction; raises the event of a missing tag heard (once until it is marked missing
-    /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons.
+    /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons; copies a
+    /// recorded tag's windows into its reference point.
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
@@ -44,6 +46,7 @@ extension AppDatabase {
                 ingest.stored += 1
                 heardBeacons = heardBeacons || beaconID != nil
                 guard let tag, let tagID = tag.id else { continue }
+                if try Self.recordReference(record, tagID: tagID, in: sql) { ingest.beaconsHeard = true }
                 ingest.tagsHeard[tagID] = max(ingest.tagsHeard[tagID] ?? .distantPast, sighting.windowEnd)
                 if tag.missing, !tag.missingHeard, try Self.markMissingTagHeard(tagID, in: sql) {
                     let floorID = try ScannerPlacementRecord.fetch(sql, of: batch.scannerID)?.floorID
@@ -52,7 +55,7 @@ extension AppDatabase {
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: sql) }
-            ingest.beaconsHeard = heardBeacons
+            ingest.beaconsHeard = ingest.beaconsHeard || heardBeacons
             return ingest
         }
     }

@@ -68,6 +68,11 @@ struct ScannerPlacementRecord {
         try sql.row("SELECT \(columns) FROM scanner_placement WHERE scanner_id = ?", [.text(scannerID.rawValue)]).map(ScannerPlacementRecord.init(row:))
     }
 
+    /// Whether the scanner with this stored ID is placed.
+    static func isPlaced(_ sql: any StoreTransaction, _ scannerID: String) throws -> Bool {
+        try sql.row("SELECT scanner_id FROM scanner_placement WHERE scanner_id = ?", [.text(scannerID)]) != nil
+    }
+
     /// Stores the placement, replacing the scanner's earlier one.
     func upsert(_ sql: any StoreTransaction) throws {
         try sql.execute("""

@@ -86,6 +86,10 @@ struct RouteAccessTests {
         "GET /v1/tags/{id}": ["admin", "reader"],
         "PATCH /v1/tags/{id}": ["admin"],
         "DELETE /v1/tags/{id}": ["admin"],
+        "POST /v1/tags/{id}/references": ["admin"],
+        "GET /v1/tags/{id}/references": ["admin", "reader"],
+        "GET /v1/tags/{id}/references/{reference}": ["admin", "reader"],
+        "DELETE /v1/tags/{id}/references/{reference}": ["admin"],
         "GET /v1/tags/{id}/positions": ["admin", "reader"],
         "GET /v1/tags/{id}/positions/latest": ["admin", "reader", "visitor"],
         "GET /v1/tags/{id}/positions/stream": ["admin", "reader", "visitor"],
@@ -137,11 +141,13 @@ struct RouteAccessTests {
         var key: String { "\(method.rawValue) \(path)" }
         var description: String { key }
 
-        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1. Deleting a
+        /// The path with `{id}` filled: scanner `default` under /v1/scanners, else 1 (and any other
+        /// parameter, such as `{reference}`, 1). Deleting a
         /// scanner names one never registered: deleting `default` would revoke the own-scanner token.
         var probe: String {
             if method == .delete, path == "/v1/scanners/{id}" { return "/v1/scanners/never-registered" }
             return path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/v1/scanners/") ? ScannerID.default.rawValue : "1")
+                .replacingOccurrences(of: "{reference}", with: "1")
         }
     }
 

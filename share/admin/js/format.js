@@ -153,3 +153,11 @@ export function nextFreeMinor(beacons, uuid, major) {
   const next = same.length ? Math.max(...same.map((b) => b.minor)) + 1 : 1;
   return next <= 65535 ? next : null;
 }
+
+/** One "record this tag here" (a TagReference), as its progress line. */
+export function referenceLine(reference, tagName) {
+  const where = `(${reference.x.toFixed(2)} m, ${reference.y.toFixed(2)} m)`;
+  const heard = reference.scannersHeard.length ? `heard by ${reference.scannersHeard.join(', ')}` : 'not heard yet';
+  if (reference.state === 'done') return `${tagName} recorded at ${where}: ${reference.windowsRecorded} windows, ${heard}.`;
+  return `Recording ${tagName} at ${where}: ${reference.windowsRecorded} of ${reference.windowsWanted} windows, ${heard}. Hold it still.`;
+}

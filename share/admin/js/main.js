@@ -529,6 +529,8 @@ async function tapPlan(event) {
     await beacons.addAt(metresAt(currentGeometry(), point));
   } else if (tool === 'outline') {
     rooms.addCorner(metresAt(currentGeometry(), point));
+  } else if (tool === 'reference') {
+    await tags.recordAt(metresAt(currentGeometry(), point));
   }
 }
 
@@ -553,6 +555,7 @@ function toolChanged() {
     scanner: 'Tap where the scanner chosen under Scanners stands (its height and offset come from there). Drag a square to move a scanner.',
     beacon: 'Tap where a new beacon hangs: its UUID, major, minor and power come from the Beacons card. Drag a diamond to move a beacon.',
     outline: 'Tap the corners of the room chosen under Rooms, in order around it, then "Save outline". Drag a corner of a saved outline to move it.',
+    reference: 'Hold the tag chosen with "Record here" under Tags still, and tap where it is: the scanners\' next windows of it become a fingerprint there.',
   };
   $('plan-hint').textContent = hints[tool];
   renderPlan();

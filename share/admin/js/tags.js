@@ -6,7 +6,7 @@
 
 import { confirmAction } from './dialogs.js';
 import { button, el, fillSelect, listItem, option } from './dom.js';
-import { IDENTITY_KINDS, identityFromText, identityToText, tagWhere } from './format.js';
+import { IDENTITY_KINDS, identityFromText, identityToText, referenceLine, tagWhere } from './format.js';
 import { Panel } from './panel.js';
 
 export class TagsPanel extends Panel {
@@ -33,6 +33,8 @@ export class TagsPanel extends Panel {
     this.tags = [];
     this.positions = new Map();
     this.editing = null;
+    clearTimeout(this.recordingTimer);
+    this.recordingTag = null;
   }
 
   /** Every tag and its latest position; then every tag's positions live. */
@@ -84,6 +86,7 @@ export class TagsPanel extends Panel {
       const position = positions.get(tag.id);
       const item = listItem(`${tag.name}${tag.missing ? ' (missing)' : ''}: ${tagWhere(position, this.context.plan.roomName)}`, { tagId: tag.id },
         button('Last seen', () => this.showSightings(tag), guard),
+        button('Record here', () => this.chooseForRecording(tag), guard),
         button('Edit', () => this.edit(tag), guard),
         button(tag.missing ? 'Found' : 'Mark missing', () => this.setMissing(tag, !tag.missing), guard),
         button('Delete…', () => this.remove(tag), guard, 'danger'));
@@ -103,6 +106,66 @@ export class TagsPanel extends Panel {
       textContent: `${new Date(s.windowEnd).toLocaleTimeString()} by ${s.scannerID}: ${s.count}× median ${s.medianRSSI} dBm, strongest ${s.maxRSSI}`,
     }, { scannerId: s.scannerID })));
     if (sightings.length === 0) $('tag-sightings').replaceChildren(el('li', { textContent: 'Never heard.' }));
+  }
+
+  /**
+   * "Record this tag here": the tag is chosen and the plan's tool becomes "records the chosen
+   * tag here"; its recorded spots are listed.
+   */
+  async chooseForRecording(tag) {
+    const { $ } = this.context;
+    this.recordingTag = tag;
+    const tool = document.querySelector('input[name="tool"][value="reference"]');
+    tool.checked = true;
+    tool.dispatchEvent(new Event('change'));
+    $('tag-recording').textContent = `Hold ${tag.name} still where it belongs and tap that spot on the plan.`;
+    await this.showReferences(tag);
+  }
+
+  /** The tag's recorded spots, each with its progress and a delete button. */
+  async showReferences(tag) {
+    const { api, $, guard } = this.context;
+    const references = await api.get(`/v1/tags/${tag.id}/references`);
+    $('tag-references-h').textContent = `Recorded spots: ${tag.name}`;
+    $('tag-references').replaceChildren(...references.map((reference) => listItem(referenceLine(reference, tag.name), { referenceId: reference.id },
+      button('Delete…', () => this.removeReference(tag, reference), guard, 'danger'))));
+    if (references.length === 0) $('tag-references').replaceChildren(listItem('None yet: "Record here", then tap the plan.'));
+  }
+
+  /** A tap with "records the chosen tag here": a reference there, followed until it is done. */
+  async recordAt(metres) {
+    const tag = this.recordingTag;
+    if (!tag) throw new Error('Choose "Record here" on a tag under Tags first, then tap the plan where it is held.');
+    const floor = this.context.plan.floor();
+    const reference = await this.context.api.post(`/v1/tags/${tag.id}/references`, { floorID: floor.id, x: metres.x, y: metres.y });
+    this.follow(tag, reference);
+  }
+
+  /** Shows the recording's progress, read again every second until it is done or deleted. */
+  follow(tag, reference) {
+    const { api, $, guard } = this.context;
+    clearTimeout(this.recordingTimer);
+    $('tag-recording').textContent = referenceLine(reference, tag.name);
+    if (reference.state === 'done') {
+      this.context.say(referenceLine(reference, tag.name));
+      guard(() => this.showReferences(tag))();
+      return;
+    }
+    this.recordingTimer = setTimeout(guard(async () => {
+      const now = await api.get(`/v1/tags/${tag.id}/references/${reference.id}`).catch((error) => {
+        if (error.status === 404) return null;
+        throw error;
+      });
+      if (now) this.follow(tag, now);
+    }), 1000);
+    guard(() => this.showReferences(tag))();
+  }
+
+  async removeReference(tag, reference) {
+    if (!await confirmAction(`Delete the spot ${tag.name} was recorded at? The fingerprint map loses it.`)) return;
+    await this.context.api.delete(`/v1/tags/${tag.id}/references/${reference.id}`);
+    await this.showReferences(tag);
+    this.context.say(`Recorded spot of "${tag.name}" deleted.`);
   }
 
   /** Fills the form with `tag` to edit it, or empties it for a new one (null). */
