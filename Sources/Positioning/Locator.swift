@@ -55,6 +55,8 @@ public struct Locator: Sendable {
     private let fusion = PositionFusion()
     private let buildingOfFloor: [Int64: String]
     private let locationsOfFloor: [Int64: [RadioMapLocation]]
+    /// The outlined rooms of each floor: a position's room is the outline's that holds it.
+    private let outlinesOfFloor: [Int64: RoomOutlines]
     private var kalman: PositionKalmanFilter
     private var rooms: RoomSmoother
     private var lastFloor: Int64?
@@ -79,11 +81,23 @@ public struct Locator: Sendable {
         }, uniquingKeysWith: { a, _ in a })
         buildingOfFloor = Dictionary(map.floors.map { ($0.floorID, $0.building) }, uniquingKeysWith: { a, _ in a })
         locationsOfFloor = Dictionary(grouping: map.locations, by: \.floorID)
+        outlinesOfFloor = Self.outlines(of: map.rooms ?? [])
         minimumAccuracy = settings.minimumAccuracy
         defaultExponent = settings.defaultExponent
         fingerprintResolution = locationsOfFloor.compactMapValues(Self.halfTypicalSpacing)
         kalman = PositionKalmanFilter(settings: settings.kalman)
         rooms = RoomSmoother(settings: settings.rooms)
+    }
+
+    /// Each floor's outlined rooms; an outline that is not a simple polygon with an area (switchd
+    /// stores none such) is left out.
+    static func outlines(of rooms: [RadioMapRoom]) -> [Int64: RoomOutlines] {
+        Dictionary(grouping: rooms, by: \.floorID).mapValues { rooms in
+            RoomOutlines(rooms.compactMap { room in
+                let polygon = PlanPolygon(room.outline.compactMap { $0.count == 2 ? PlanPolygon.Point(x: $0[0], y: $0[1]) : nil })
+                return polygon.problem == nil && polygon.corners.count == room.outline.count ? RoomOutlines.Outlined(roomID: room.roomID, polygon: polygon) : nil
+            })
+        }
     }
 
     /// Whether the map gives anything to position with (a Wi-Fi survey, a BLE survey or beacons).
@@ -134,7 +148,9 @@ public struct Locator: Sendable {
         }
         let smoothed = kalman.update(fused, at: time.timeIntervalSince1970)
         let nearest = nearestLocation(to: smoothed, on: floorID)
-        let room = nearest.map { rooms.update(observed: $0.roomID) }
+        // The room the outlines give (docs/tags.md, "Rooms"), else the nearest location's.
+        let observed = outlinesOfFloor[floorID]?.room(atX: smoothed.x, y: smoothed.y) ?? nearest?.roomID
+        let room = observed.map { rooms.update(observed: $0) }
         return LocatedPosition(
             building: building, floorID: floorID, x: smoothed.x, y: smoothed.y,
             roomID: room, nearestLocationID: nearest?.locationID,

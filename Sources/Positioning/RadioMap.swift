@@ -12,11 +12,28 @@ public struct RadioMap: Codable, Hashable, Sendable {
     public var floors: [RadioMapFloor]
     public var beacons: [Beacon]
     public var locations: [RadioMapLocation]
+    /// The rooms drawn as shapes (`PUT /v1/rooms/{id}/outline`); nil when none is, and in maps of
+    /// a switchd before outlines, so a map without them reads and encodes as it always did.
+    public var rooms: [RadioMapRoom]?
 
-    public init(floors: [RadioMapFloor] = [], beacons: [Beacon] = [], locations: [RadioMapLocation] = []) {
+    public init(floors: [RadioMapFloor] = [], beacons: [Beacon] = [], locations: [RadioMapLocation] = [], rooms: [RadioMapRoom]? = nil) {
         self.floors = floors
         self.beacons = beacons
         self.locations = locations
+        self.rooms = rooms
+    }
+}
+
+/// A room's outline as positioning sees it: corners in plan metres on its floor, in order.
+public struct RadioMapRoom: Codable, Hashable, Sendable {
+    public var roomID: Int64
+    public var floorID: Int64
+    public var outline: [[Double]]
+
+    public init(roomID: Int64, floorID: Int64, outline: [[Double]]) {
+        self.roomID = roomID
+        self.floorID = floorID
+        self.outline = outline
     }
 }
 

@@ -134,6 +134,29 @@ import Testing
         #expect(last == 11)
     }
 
+    /// A booth (room 12) drawn at 22–26 m holds no surveyed location: the nearest location's
+    /// room would be 11; the outline gives 12. Outside it, the nearest location's room as before.
+    /// A map from before outlines (no `rooms`) reads as it did and encodes without the key.
+    @Test func theRoomFollowsAnOutlineWhereTheMapHasOne() throws {
+        var map = Self.map(beacons: false)
+        map.rooms = [RadioMapRoom(roomID: 12, floorID: Self.floorID, outline: [[22, 6], [26, 6], [26, 12], [22, 12]])]
+        var inBooth = Locator(map: map)
+        var last: Int64?
+        for step in 0..<30 { last = locate(&inBooth, at: PlanPoint(x: 24, y: 9), time: Double(step), wifiOnly: true)?.roomID }
+        #expect(last == 12)
+        var plain = Locator(map: Self.map(beacons: false))
+        for step in 0..<30 { last = locate(&plain, at: PlanPoint(x: 24, y: 9), time: Double(step), wifiOnly: true)?.roomID }
+        #expect(last == 11)
+        var outside = Locator(map: map)
+        for step in 0..<30 { last = locate(&outside, at: PlanPoint(x: 34, y: 10), time: Double(step), wifiOnly: true)?.roomID }
+        #expect(last == 11)
+
+        let old = try JSONEncoder().encode(Self.map(beacons: false))
+        #expect(!String(decoding: old, as: UTF8.self).contains("\"rooms\""))
+        #expect(try JSONDecoder().decode(RadioMap.self, from: old).rooms == nil)
+        #expect(try JSONDecoder().decode(RadioMap.self, from: try JSONEncoder().encode(map)) == map)
+    }
+
     @Test func aFingerprintIsNeverSurerThanHalfItsSurveySpacing() {
         let spots = [0.0, 4, 10].enumerated().map { index, x in
             RadioMapLocation(locationID: Int64(index), floorID: 1, roomID: 1, x: x, y: 0)

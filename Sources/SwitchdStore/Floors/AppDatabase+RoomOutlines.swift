@@ -124,7 +124,9 @@ extension AppDatabase {
 
     /// Announces, when the transaction commits, that outlines changed (an outline set or
     /// deleted, a room or a floor deleted). Nothing on SQLite, whose one process empties its cache.
+    /// Also a new survey version: the radio map scanners position with carries the outlines.
     static func announceOutlineChange(in sql: any StoreTransaction) throws {
+        try SurveyVersionRecord.bump(sql)
         try sql.notify(outlinesChannel, "changed")
     }
 

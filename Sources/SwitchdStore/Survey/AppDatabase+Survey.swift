@@ -45,6 +45,8 @@ package struct SurveySnapshot: ~Copyable {
     package let beacons: [Beacon]
     /// Ordered by ID.
     package let locations: [Location]
+    /// Every room, ordered by ID, with its outline when it has one.
+    package let rooms: [Room]
     fileprivate let sql: any StoreTransaction
 
     /// Readings of a walk survey still under way are not at their place yet: they are stored at
@@ -110,7 +112,8 @@ extension AppDatabase {
         try await readStatements { sql in
             let snapshot = SurveySnapshot(
                 version: try SurveyVersionRecord.current(sql), floors: try FloorRecord.fetchFloors(sql),
-                beacons: try BeaconRecord.fetchBeacons(sql), locations: try LocationRecord.fetchLocations(sql), sql: sql
+                beacons: try BeaconRecord.fetchBeacons(sql), locations: try LocationRecord.fetchLocations(sql),
+                rooms: try RoomRecord.fetchRooms(sql), sql: sql
             )
             return try body(snapshot)
         }

@@ -44,7 +44,7 @@ enum WalkPlacement {
                 """, [StoreValue(pointID), .integer(from), .text(walk.scannerID), revision, StoreValue(scan)])
         }
         try sql.execute("UPDATE walk SET dropped_cycles = dropped_cycles + ? WHERE id = ?", [StoreValue(dropped), .integer(walkID)])
-        try sql.execute("UPDATE survey_version SET version = version + 1 WHERE id = 1", [])
+        try SurveyVersionRecord.bump(sql)
     }
 
     /// The walk point of cycle `scan`: the one made for it before, or a new one at `position`.

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Positioning
 import ScanContract
 import Testing
 @testable import switchd
@@ -66,6 +67,25 @@ import Testing
                 #expect(error.message.contains(says), "\(body): \(error.message)")
             }
             #expect(try await client.expect(.ok, get: path, as: RoomOutline.self).outline == Self.office)
+        }
+    }
+
+    /// Scanners positioning on the device read the outlines from the radio map: setting or
+    /// deleting one is a new map (a new ETag, so a scanner's conditional GET fetches it).
+    @Test func theRadioMapCarriesTheOutlinesAndChangesWithThem() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let spot = try await SurveySpot.make(client)
+            let before = try await client.get("/v1/radiomap")
+            #expect(try JSONDecoder().decode(RadioMap.self, from: Data(before.body.readableBytesView)).rooms == nil)
+            _ = try await client.expect(.ok, .put, "/v1/rooms/\(spot.room.id)/outline", json: RoomOutline(outline: Self.office), as: Room.self)
+            let drawn = try await client.get("/v1/radiomap")
+            let map = try JSONDecoder().decode(RadioMap.self, from: Data(drawn.body.readableBytesView))
+            #expect(map.rooms == [RadioMapRoom(roomID: spot.room.id, floorID: spot.floor.id, outline: Self.office)])
+            #expect(drawn.headers[.eTag] != nil && drawn.headers[.eTag] != before.headers[.eTag])
+            #expect(try await client.execute(uri: "/v1/rooms/\(spot.room.id)/outline", method: .delete).status == .noContent)
+            let deleted = try await client.get("/v1/radiomap")
+            #expect(try JSONDecoder().decode(RadioMap.self, from: Data(deleted.body.readableBytesView)).rooms == nil)
+            #expect(deleted.headers[.eTag] != drawn.headers[.eTag])
         }
     }
 

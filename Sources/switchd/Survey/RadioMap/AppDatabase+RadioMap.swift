@@ -9,7 +9,7 @@ extension AppDatabase {
     /// - Throws: ``StoreError/corruptRow(_:)`` when a stored row is not what switchd writes.
     func radioMap() async throws -> (map: RadioMap, version: SurveyVersion) {
         try await readSurvey { survey in
-            var builder = RadioMapBuilder(floors: survey.floors, beacons: survey.beacons, locations: survey.locations)
+            var builder = RadioMapBuilder(floors: survey.floors, beacons: survey.beacons, locations: survey.locations, rooms: survey.rooms)
             try survey.forEachReading { builder.add($0) }
             return (builder.build(), survey.version)
         }

@@ -10,13 +10,16 @@ struct RadioMapBuilder {
     let floors: [Floor]
     let beacons: [Beacon]
     let locations: [Location]
+    /// Rooms; the outlined ones go into the map.
+    let rooms: [Room]
     /// Location → scan cycle → emitter → (sum, count) of the cycle's readings.
     private var cycles: [Int64: [SurveyScanKey: [Emitter: (sum: Double, count: Int)]]] = [:]
 
-    init(floors: [Floor], beacons: [Beacon], locations: [Location]) {
+    init(floors: [Floor], beacons: [Beacon], locations: [Location], rooms: [Room] = []) {
         self.floors = floors
         self.beacons = beacons
         self.locations = locations
+        self.rooms = rooms
     }
 
     mutating func add(_ reading: SurveyReading) {
@@ -24,7 +27,8 @@ struct RadioMapBuilder {
         cycles[reading.locationID, default: [:]][reading.scan, default: [:]][reading.emitter, default: (0, 0)].count += 1
     }
 
-    /// Floors ordered by building, level and ID; beacons and locations by ID; scans by scanner,
+    /// Floors ordered by building, level and ID; beacons, locations and outlined rooms by ID
+    /// (no `rooms` when none is outlined); scans by scanner,
     /// revision and scan number; emitters strongest first.
     func build() -> RadioMap {
         let mapLocations = locations.map(fingerprint(of:))
@@ -37,7 +41,8 @@ struct RadioMapBuilder {
                 )
             )
         }
-        return RadioMap(floors: mapFloors, beacons: beacons, locations: mapLocations)
+        let outlined = rooms.compactMap { room in room.outline.map { RadioMapRoom(roomID: room.id, floorID: room.floorID, outline: $0) } }
+        return RadioMap(floors: mapFloors, beacons: beacons, locations: mapLocations, rooms: outlined.isEmpty ? nil : outlined)
     }
 
     /// Fewest (beacon, location) pairs a floor's exponent is fitted from; with fewer the fit says
