@@ -98,14 +98,18 @@ public struct Location: Codable, Hashable, Sendable {
     }
 }
 
+/// A location to create (`POST /v1/locations`): in room `roomID`, or, with `floorID` instead,
+/// in the room whose outline holds (`x`, `y`) on that floor.
 public struct NewLocation: Codable, Hashable, Sendable {
-    public var roomID: Int64
+    public var roomID: Int64?
+    public var floorID: Int64?
     public var name: String?
     public var x: Double
     public var y: Double
 
-    public init(roomID: Int64, name: String? = nil, x: Double, y: Double) {
+    public init(roomID: Int64? = nil, floorID: Int64? = nil, name: String? = nil, x: Double, y: Double) {
         self.roomID = roomID
+        self.floorID = floorID
         self.name = name
         self.x = x
         self.y = y
@@ -114,6 +118,9 @@ public struct NewLocation: Codable, Hashable, Sendable {
     public static let coordinateLimit = 100_000.0
 
     public func validate() throws(ValidationError) {
+        if (roomID == nil) == (floorID == nil) {
+            throw ValidationError(field: "roomID", reason: "give roomID, or floorID for the room whose outline holds the point (not both)")
+        }
         if let name { try validateName(name, field: "name") }
         for (field, value) in [("x", x), ("y", y)] where !(value.isFinite && abs(value) <= Self.coordinateLimit) {
             throw ValidationError(field: field, reason: "must be a finite number of metres within ±\(Int(Self.coordinateLimit)), got \(value)")

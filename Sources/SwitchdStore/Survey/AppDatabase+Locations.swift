@@ -2,21 +2,24 @@ import Foundation
 import ScanContract
 
 extension AppDatabase {
-    /// The location's name defaults to "x,y".
+    /// The location's name defaults to "x,y". Given `floorID` instead of `roomID`, its room is the
+    /// one whose outline holds it (``RoomOutlines``: the smallest).
     ///
-    /// - Throws: ``StoreError/invalidField(_:)`` naming `roomID` for an unknown room, or the
-    ///   coordinate or name that is out of range.
+    /// - Throws: ``StoreError/invalidField(_:)`` naming `roomID` for an unknown room, both or
+    ///   neither of `roomID` and `floorID`, or a point no outline of the floor holds; `floorID`
+    ///   for an unknown floor; the coordinate or name that is out of range.
     package func createLocation(_ new: NewLocation) async throws -> Location {
         try validate(new.validate)
         let name = new.name ?? "\(Self.coordinateText(new.x)),\(Self.coordinateText(new.y))"
         return try await writeStatements { sql in
             try sql.lock(Self.surveyLock)
-            guard let room = try RoomRecord.fetchRoom(sql, id: new.roomID) else {
-                throw StoreError.invalidField(ValidationError(field: "roomID", reason: "no room \(new.roomID)"))
+            let roomID = try new.roomID ?? Self.outlinedRoom(holding: new, in: sql)
+            guard let room = try RoomRecord.fetchRoom(sql, id: roomID) else {
+                throw StoreError.invalidField(ValidationError(field: "roomID", reason: "no room \(roomID)"))
             }
             guard let row = try sql.row(
                 "INSERT INTO location (room_id, name, x, y) VALUES (?, ?, ?, ?) RETURNING id",
-                [.integer(new.roomID), .text(name), .real(new.x), .real(new.y)]
+                [.integer(roomID), .text(name), .real(new.x), .real(new.y)]
             ) else { throw StoreError.corruptRow("inserting a location returned no row") }
             let location = Location(id: try row.int64("id"), roomID: room.id, floorID: room.floorID, name: name, x: new.x, y: new.y)
             return try GeoFrames.load(sql).place(location)
@@ -72,5 +75,19 @@ extension AppDatabase {
     /// `2.5` for 2.5, `3` for 3.0: the default location name reads like the coordinates typed.
     static func coordinateText(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// The room whose outline holds the new location's point on its `floorID`.
+    private static func outlinedRoom(holding new: NewLocation, in sql: any StoreTransaction) throws -> Int64 {
+        let floorID = new.floorID ?? 0
+        guard try FloorRecord.exists(sql, id: floorID) else {
+            throw StoreError.invalidField(ValidationError(field: "floorID", reason: "no floor \(floorID)"))
+        }
+        guard let roomID = try roomOutlines(onFloor: floorID, in: sql).room(atX: new.x, y: new.y) else {
+            throw StoreError.invalidField(ValidationError(
+                field: "roomID", reason: "no room's outline on floor \(floorID) holds (\(new.x), \(new.y)): give roomID, or draw the room first"
+            ))
+        }
+        return roomID
     }
 }

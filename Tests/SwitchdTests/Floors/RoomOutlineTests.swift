@@ -89,6 +89,36 @@ import Testing
         }
     }
 
+    /// A location made with `floorID` instead of `roomID` goes in the room whose outline holds
+    /// it (the smallest, an office inside a hall); none holding it, both or neither given, or an
+    /// unknown floor is 422 naming the field, and nothing is stored.
+    @Test func aLocationGivenAFloorGoesInTheRoomWhoseOutlineHoldsIt() async throws {
+        try await makeApp(try .inMemory()).test(.router) { client in
+            let spot = try await SurveySpot.make(client)
+            let hall = try await client.expect(.created, .post, "/v1/rooms", json: NewRoom(floorID: spot.floor.id, name: "Hall"), as: Room.self)
+            _ = try await client.expect(.ok, .put, "/v1/rooms/\(hall.id)/outline", json: RoomOutline(outline: [[0, 0], [20, 0], [20, 10], [0, 10]]), as: Room.self)
+            _ = try await client.expect(.ok, .put, "/v1/rooms/\(spot.room.id)/outline", json: RoomOutline(outline: Self.office), as: Room.self)
+            let inOffice = try await client.expect(.created, .post, "/v1/locations", json: NewLocation(floorID: spot.floor.id, x: 3, y: 4), as: Location.self)
+            #expect(inOffice.roomID == spot.room.id && inOffice.floorID == spot.floor.id)
+            let inHall = try await client.expect(.created, .post, "/v1/locations", json: NewLocation(floorID: spot.floor.id, x: 15, y: 4), as: Location.self)
+            #expect(inHall.roomID == hall.id)
+
+            let refused: [(String, String, String)] = [
+                (#"{"floorID": \#(spot.floor.id), "x": 30, "y": 4}"#, "roomID", "holds (30.0, 4.0)"),
+                (#"{"floorID": \#(spot.floor.id), "roomID": \#(hall.id), "x": 3, "y": 4}"#, "roomID", "not both"),
+                (#"{"x": 3, "y": 4}"#, "roomID", "give roomID"),
+                (#"{"floorID": 999, "x": 3, "y": 4}"#, "floorID", "no floor 999"),
+            ]
+            for (body, field, says) in refused {
+                let response = try await client.execute(uri: "/v1/locations", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+                #expect(response.status == .unprocessableContent, "\(body)")
+                let detail = try errorBody(response)
+                #expect(detail.field == field && detail.message.contains(says), "\(body): \(detail)")
+            }
+            #expect(try await client.expect(.ok, get: "/v1/locations", as: [Location].self).count == 3, "the spot's, and the two made")
+        }
+    }
+
     @Test func theGeoJSONExportDrawsAnOutlinedRoomAsItsPolygon() async throws {
         try await makeApp(try .inMemory()).test(.router) { client in
             let world = try await PositioningWorld.make(client)
