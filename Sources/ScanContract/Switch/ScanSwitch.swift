@@ -40,7 +40,7 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     /// (`?watched=`), the one place a key leaves switchd; absent elsewhere.
     public var watchedKeys: [WatchedKey]?
     /// The settings switchd asks of the scanner (the fleet's defaults overridden by its own,
-    /// ``ScannerSettings``): in the scanner's own answer, absent when none are set. Not part of
+    /// ``ScannerSettings``): in the answer of `GET /v1/scanners/{id}/switch`, absent when none are set. Not part of
     /// a revision: they have their own, ``settingsRevision``.
     public var settings: ScannerSettings?
     /// Raised by every change of the settings that apply to it; absent (or 0) before the first.
