@@ -6,6 +6,18 @@ extension AppDatabase {
     package static let fleetScope = "*"
     /// Held by the transactions that change settings, so two changes draw two revisions.
     static let scannerSettingsLock = "scanner-settings"
+    /// Where a settings change is announced to every instance (PostgreSQL's NOTIFY), so their
+    /// held long-polls read the settings again (``listenForSettingsChanges(listening:changed:)``).
+    package static let settingsChannel = "floorscan_settings"
+
+    /// Calls `changed` for each settings change committed by another instance (or this one),
+    /// after `listening` says the listener is registered. Returns at once on SQLite.
+    ///
+    /// - Throws: when the listening connection cannot be made or drops.
+    package func listenForSettingsChanges(listening: @Sendable () async -> Void, changed: @Sendable () async -> Void) async throws {
+        guard case .postgres(let store) = backend else { return }
+        try await store.listen(on: Self.settingsChannel, listening: listening) { _ in await changed() }
+    }
 
     /// What switchd asks of `scanner`: the fleet's defaults overridden key by key by its own
     /// settings, and the larger of the two revisions; nil settings when neither sets a key, 0
@@ -103,6 +115,7 @@ extension AppDatabase {
             INSERT INTO scanner_settings (scope, settings, revision) VALUES (?, ?, ?)
             ON CONFLICT (scope) DO UPDATE SET settings = excluded.settings, revision = excluded.revision
             """, [.text(scope), .text(text), .integer(next)])
+        try sql.notify(settingsChannel, scope)
         return true
     }
 
