@@ -73,6 +73,17 @@ public struct APIClient: Sendable {
 
     // MARK: The calls tests and the benchmark make most
 
+    /// Polls `GET /v1/scanners/{id}` until `done` holds (30 s at most).
+    public func waitForScanner(_ id: String = "default", until done: (ScanContract.Scanner) -> Bool) async throws -> ScanContract.Scanner {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let scanner = try await call("GET", "/v1/scanners/\(id)", as: ScanContract.Scanner.self)
+            if done(scanner) { return scanner }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw HarnessError("scanner \(id) never got there")
+    }
+
     public func createFloor(_ name: String, level: Int = 0) async throws -> Floor {
         try await call("POST", "/v1/floors", json: NewFloor(name: name, level: level), as: Floor.self)
     }

@@ -163,6 +163,11 @@ public struct ScannerEvent: Decodable, Sendable {
     public var status: Int?
     /// Of a `positioned` event: the position computed on the device.
     public var position: NewPosition?
+    /// Of a `settings` event: the settings revision from switchd applied (absent: the local settings),
+    /// every setting in effect, and those not applied with why.
+    public var settingsRevision: Int?
+    public var settings: ScannerSettings?
+    public var unapplied: [String: String]?
 
     /// Reads an event file; a torn last line (the writer was killed mid-line) is skipped.
     public static func read(from path: String) -> [ScannerEvent] {

@@ -26,6 +26,8 @@ struct Scannerd {
     let radioCounters = RadioCounters()
     let logger: Logger
     let counters: ScannerdCounters
+    /// The settings in effect: the local ones overridden by switchd's.
+    let settings: LiveSettings
     /// Held while this value lives: one scannerd per state directory.
     private let lock: DirectoryLock
 
@@ -57,7 +59,15 @@ struct Scannerd {
         let api = SwitchdAPI(
             baseURL: configuration.switchd, client: http, token: configuration.token, radioMapLimit: configuration.radioMapMaxBytes
         )
-        var radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock)
+        let live = LiveSettings(
+            local: LiveSettings.Local(
+                ble: configuration.hardware.ble, locateWindowMs: Double(configuration.locate.bleWindow / .milliseconds(1)),
+                listen: configuration.listen.enabled, listenWindowS: configuration.listen.windowSeconds, logLevel: configuration.logLevel
+            ),
+            listenRoleBuilt: configuration.listen.enabled, bleShared: configuration.listen.enabled
+        )
+        self.settings = live
+        var radio = try Self.radio(configuration, api: api, counters: radioCounters, events: events, logger: logger, clock: clock, live: live)
         var listening: (fanOut: BLEFanOut, role: any DaemonService, watchLists: AsyncStream<[TagIdentity]>.Continuation)?
         if configuration.listen.enabled {
             if let ble = radio.ble {
@@ -86,7 +96,7 @@ struct Scannerd {
         )
         let positioner = Positioner(
             scannerID: configuration.scannerID, settings: configuration.locate, maps: maps,
-            positions: positionContinuation, events: events, logger: logger
+            positions: positionContinuation, events: events, logger: logger, live: live
         )
         let heartbeat = ScanHeartbeat(clock: clock)
         var services: [any DaemonService] = [
@@ -98,7 +108,7 @@ struct Scannerd {
         if let listening { services.append(listening.fanOut) }
         services.append(ScanController(
             switches: switches, radio: radio, spool: spool, positioner: positioner, events: events, logger: logger,
-            counters: counters, heartbeat: heartbeat, clock: clock
+            counters: counters, heartbeat: heartbeat, clock: clock, settings: live
         ))
         if let listening { services.append(listening.role) }
         services += [
@@ -108,7 +118,7 @@ struct Scannerd {
             ),
             CounterReporter(
                 counters: counters, spool: spool, api: api, scannerID: configuration.scannerID,
-                interval: configuration.countersInterval, logger: logger, clock: clock
+                interval: configuration.countersInterval, logger: logger, clock: clock, settings: live
             ),
         ]
         if let watchdog = WatchdogService(
@@ -154,7 +164,7 @@ struct Scannerd {
     /// The radio source `--radio` asks for, said once in the log with the reason.
     private static func radio(
         _ configuration: ScannerdConfiguration, api: SwitchdAPI, counters: RadioCounters, events: EventLog, logger: Logger,
-        clock: any Clock<Duration>
+        clock: any Clock<Duration>, live: LiveSettings
     ) throws -> any RadioSource {
         let hardware = configuration.hardware
         let decision = try RadioDecision.decide(
@@ -177,7 +187,9 @@ struct Scannerd {
                 "source": "\(decision.source.name)", "why": "\(decision.reason)",
                 "bluetooth": "\(bluetooth ?? "none")", "wifi": "\(wifi ?? "none")",
             ])
-            return HardwareRadio(bluetooth: bluetooth, wifi: wifi, settings: hardware, counters: counters, events: events, logger: logger)
+            return HardwareRadio(
+                bluetooth: bluetooth, wifi: wifi, settings: hardware, counters: counters, events: events, logger: logger, live: live
+            )
         }
     }
 }

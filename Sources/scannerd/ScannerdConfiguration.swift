@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import ScanContract
 
 /// Everything `scannerd run` was told.
@@ -28,6 +29,8 @@ struct ScannerdConfiguration: Sendable {
     var countersInterval = CounterReporter.defaultInterval
     /// The listening role (`--listen`).
     var listen = ListenSettings()
+    /// `--log-level`: the local setting switchd's `logLevel` overrides.
+    var logLevel = Logger.Level.info
 
     /// `--listen`: beside survey and locate, forward per-window sightings of the tags switchd
     /// pushes with the switch, from the same BLE scan.

@@ -267,6 +267,35 @@ def tags(page):
     page.wait("its line gone", lambda: not driver.find_elements(By.CSS_SELECTOR, item))
 
 
+def scanner_settings(page):
+    driver = page.driver
+    print("==> a scanner's settings edited on the Scanners card: a window over the interval refused naming it, then saved")
+    item = "//ul[@id='scanner-list']/li[@data-scanner-id='setup-a']"
+    press(page, f"{item}//summary")
+    page.wait("the settings form open", lambda: page.by_id("settings-setup-a-bleWindowMs").is_displayed())
+    fill(page, "settings-setup-a-bleIntervalMs", "100")
+    fill(page, "settings-setup-a-bleWindowMs", "150")
+    REFUSED.append("/v1/scanners/setup-a")
+    press(page, f"{item}//button[text()='Save settings']")
+    refused(page, "a window over the interval", "settings.bleWindowMs")
+    if "settingsRevision" in api("GET", "/v1/scanners/setup-a"):
+        raise AssertionError("a refused change was stored")
+    fill(page, "settings-setup-a-bleWindowMs", "50")
+    choose(page, "settings-setup-a-bleScan", "active")
+    press(page, f"{item}//button[text()='Save settings']")
+    page.wait("the settings saved", lambda: api("GET", "/v1/scanners/setup-a").get("settings") == {
+        "bleScan": "active", "bleIntervalMs": 100, "bleWindowMs": 50,
+    })
+    page.wait("the card shows the revision asked", lambda: "settings revision" in driver.find_element(
+        By.CSS_SELECTOR, "#scanner-list li[data-scanner-id='setup-a'] .settings").text)
+    print("==> the fleet's defaults edited on the card")
+    press(page, "//ul[@id='scanner-list']/li[@class='fleet-settings']//summary")
+    choose(page, "settings-fleet-logLevel", "debug")
+    press(page, "//ul[@id='scanner-list']/li[@class='fleet-settings']//button[text()='Save settings']")
+    page.wait("the fleet's defaults saved", lambda: api("GET", "/v1/scanners/*")["settings"] == {"logLevel": "debug"})
+    page.shot("setup-scanner-settings", show="scanners")
+
+
 def webhooks(page):
     driver = page.driver
     print("==> a webhook made in the Integrations card: some event kinds, tags only")
@@ -507,6 +536,7 @@ def run(page):
     scanners_on_the_plan(page, floor)
     beacons_on_the_plan(page, floor)
     tags(page)
+    scanner_settings(page)
     webhooks(page)
     print("==> signed out and in again: the panels unmount and mount once more (one listener each)")
     page.by_id("sign-out").click()
@@ -534,7 +564,7 @@ def main():
     page.console = [entry for entry in page.console if not expected(entry)]
     if close_and_judge(page, failed):
         return 1
-    print(f"PASS: scanners placed, dragged, overridden and unplaced; beacons; a tag; a webhook; a tag walking into another room, its 'entered' delivered; the tag recorded where it stands; {page.shot_number} screenshots")
+    print(f"PASS: scanners placed, dragged, overridden and unplaced; beacons; a tag; scanner settings; a webhook; a tag walking into another room, its 'entered' delivered; the tag recorded where it stands; {page.shot_number} screenshots")
     return 0
 
 

@@ -17,7 +17,7 @@ struct ScannerOfflineTests {
         var scannerd = try await ScannerdInstance.start(in: folder, switchd: switchd, arguments: ["--counters-interval-s", "1"])
         defer { scannerd.process.signal(SIGKILL) }
 
-        let online = try await waitForScanner(api) { $0.health?.online == true }
+        let online = try await api.waitForScanner { $0.health?.online == true }
         // The release scannerd is built as: debian/changelog's first entry (VersionTests keeps them equal).
         let changelog = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/EndToEndTests/ScannerOfflineTests.swift", with: "debian/changelog"), encoding: .utf8)
         let release = try #require(changelog.firstMatch(of: /^floorscan \(([^)]+)\)/)?.output.1)
@@ -40,17 +40,6 @@ struct ScannerOfflineTests {
         #expect(try await waitForEvents(api, kind: .scannerOffline, count: 1).count == 1, "no second offline while it reports")
         #expect(await scannerd.process.terminate() == 0)
         #expect(await switchd.process.terminate() == 0)
-    }
-
-    /// Polls `GET /v1/scanners/default` until `done` holds (30 s at most).
-    func waitForScanner(_ api: APIClient, until done: (ScanContract.Scanner) -> Bool) async throws -> ScanContract.Scanner {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let scanner = try await api.call("GET", "/v1/scanners/default", as: ScanContract.Scanner.self)
-            if done(scanner) { return scanner }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw HarnessError("the scanner never got there")
     }
 
     /// Polls `GET /v1/events?kind=` until it holds `count` events (30 s at most).

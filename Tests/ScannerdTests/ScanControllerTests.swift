@@ -25,7 +25,8 @@ struct ScanControllerTests {
         let switches: AsyncStream<ScanSwitch>.Continuation
         let running: Task<Void, Never>
 
-        init() throws {
+        /// `settings`: where the controller applies switchd's settings (none by default).
+        init(settings: LiveSettings? = nil) throws {
             directory = try TemporaryDirectory()
             let events = try EventLog(.file(directory.file("events.jsonl")), logger: quietLogger, tap: tap.record)
             let spool = try makeSpool(in: directory.file("spool"), events: events)
@@ -37,7 +38,8 @@ struct ScanControllerTests {
             )
             let (stream, continuation) = AsyncStream.makeStream(of: ScanSwitch.self)
             let controller = ScanController(
-                switches: stream, radio: radio, spool: spool, positioner: nil, events: events, logger: quietLogger, clock: clock
+                switches: stream, radio: radio, spool: spool, positioner: nil, events: events, logger: quietLogger, clock: clock,
+                settings: settings
             )
             running = Task { await controller.run() }
             self.spool = spool

@@ -65,10 +65,10 @@ struct SwitchWatcherTests {
         #expect(urls.prefix(4) == [
             "http://switchd.invalid:8080/v1/scanners/test-scanner/switch",
             "http://switchd.invalid:8080/v1/scanners/test-scanner/switch",
-            "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30",
-            "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30",
+            "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&settings=0",
+            "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&settings=0",
         ])
-        #expect(urls.last == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=3&wait=30")
+        #expect(urls.last == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=3&wait=30&settings=0")
         let logged = try EventLogReader(path: directory.file("events.jsonl")).events("switch")
         #expect(logged.map { $0["revision"] as? Int } == [2, 3])
         #expect(logged.map { $0["scanning"] as? Bool } == [true, false])
@@ -110,7 +110,7 @@ struct SwitchWatcherTests {
         }
         let requests = await client.requests
         #expect(requests.count == 9)
-        #expect(requests.allSatisfy { $0.url.query == "revision=7&wait=30" }, "asks only for what changed since")
+        #expect(requests.allSatisfy { $0.url.query == "revision=7&wait=30&settings=0" }, "asks only for what changed since")
         #expect(try EventLogReader(path: directory.file("events.jsonl")).events("switch").isEmpty)
     }
 
@@ -161,7 +161,7 @@ struct SwitchWatcherTests {
         #expect(revisions == [2], "the same revision is not handed on twice")
         let urls = await client.requests.map(\.url.absoluteString)
         #expect(urls[0] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?watched=\(WatchedTags.digest(of: []))")
-        #expect(urls[1] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&watched=\(WatchedTags.digest(of: [bike]))")
+        #expect(urls[1] == "http://switchd.invalid:8080/v1/scanners/test-scanner/switch?revision=2&wait=30&settings=0&watched=\(WatchedTags.digest(of: [bike]))")
         #expect(urls[2].hasSuffix("&watched=\(WatchedTags.digest(of: [keys, bike]))"), "the digest does not depend on order")
         #expect(try SwitchStore(path: directory.file("switch.json")).load() == second)
     }

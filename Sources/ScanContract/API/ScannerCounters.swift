@@ -33,9 +33,18 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
     /// scannerd's clock when it made the report; switchd compares it with its own (the clock
     /// skew). Absent in reports of older scannerd versions.
     public var sentAt: Date?
+    /// The settings revision from switchd it runs with (``ScanSwitch/settingsRevision``); absent
+    /// before it had any, and from older scannerd versions.
+    public var settingsRevision: Int?
+    /// Each setting of that revision it does not know or could not apply, with why.
+    public var unappliedSettings: [String: String]?
+    /// Every setting as it is in effect: switchd's where applied, its local ones elsewhere.
+    public var appliedSettings: ScannerSettings?
 
     /// The longest version text, in bytes.
     public static let maxVersionBytes = 64
+    /// The most unapplied settings a report names.
+    public static let maxUnappliedSettings = 32
 
     public init(
         run: UUID, advertisements: Int = 0, wifiScans: Int = 0, parseErrors: Int = 0,
@@ -58,6 +67,7 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case run, advertisements, wifiScans, parseErrors, radioRecoveries, uploadRetries, droppedReadings, spoolDepth
         case version, radios, sentAt
+        case settingsRevision, unappliedSettings, appliedSettings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,6 +85,9 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
             radios: try container.decodeUnlessAbsent([RadioHealth].self, forKey: .radios),
             sentAt: try container.decodeUnlessAbsent(Date.self, forKey: .sentAt)
         )
+        settingsRevision = try container.decodeUnlessAbsent(Int.self, forKey: .settingsRevision)
+        unappliedSettings = try container.decodeUnlessAbsent([String: String].self, forKey: .unappliedSettings)
+        appliedSettings = try container.decodeUnlessAbsent(ScannerSettings.self, forKey: .appliedSettings)
     }
 
     /// Every count with its JSON name, in a fixed order.
@@ -100,6 +113,17 @@ public struct ScannerCounters: Codable, Sendable, Equatable {
                 throw ValidationError(field: "radios", reason: "at most \(RadioHealth.maxPerReport) adapters, got \(radios.count)")
             }
             for (index, radio) in radios.enumerated() { try radio.validate(at: index) }
+        }
+        if let settingsRevision, settingsRevision < 0 {
+            throw ValidationError(field: "settingsRevision", reason: "must be 0 or more, got \(settingsRevision)")
+        }
+        if let unappliedSettings {
+            guard unappliedSettings.count <= Self.maxUnappliedSettings else {
+                throw ValidationError(field: "unappliedSettings", reason: "at most \(Self.maxUnappliedSettings) settings, got \(unappliedSettings.count)")
+            }
+            for (key, why) in unappliedSettings where key.utf8.count > 64 || why.utf8.count > 200 {
+                throw ValidationError(field: "unappliedSettings", reason: "keys are at most 64 bytes and reasons 200")
+            }
         }
     }
 }

@@ -29,6 +29,16 @@ public struct ScannerHealth: Codable, Hashable, Sendable {
     public var clockSkew: Double?
     /// True when scanners that reported a version do not all run the same one.
     public var versionMismatch: Bool?
+    /// The scanner's own settings (`PATCH /v1/scanners/{id}`), without the fleet's defaults.
+    public var settings: ScannerSettings?
+    /// The revision of the settings switchd asks of it (its own over the fleet's); absent before any.
+    public var settingsRevision: Int?
+    /// The settings revision the scanner last reported running with.
+    public var appliedRevision: Int?
+    /// The settings the scanner reported it does not know or could not apply, with why.
+    public var unappliedSettings: [String: String]?
+    /// Every setting as the scanner last reported it in effect.
+    public var appliedSettings: ScannerSettings?
 
     public init(
         online: Bool, lastSeen: Date? = nil, version: String? = nil, mode: String? = nil, radios: [RadioHealth]? = nil,

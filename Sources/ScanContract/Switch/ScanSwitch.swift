@@ -39,6 +39,12 @@ public struct ScanSwitch: Codable, Hashable, Sendable {
     /// The keys of the `irk` identities in ``watchedTags``: only in a listening scanner's answer
     /// (`?watched=`), the one place a key leaves switchd; absent elsewhere.
     public var watchedKeys: [WatchedKey]?
+    /// The settings switchd asks of the scanner (the fleet's defaults overridden by its own,
+    /// ``ScannerSettings``): in the answer of `GET /v1/scanners/{id}/switch`, absent when none are set. Not part of
+    /// a revision: they have their own, ``settingsRevision``.
+    public var settings: ScannerSettings?
+    /// Raised by every change of the settings that apply to it; absent (or 0) before the first.
+    public var settingsRevision: Int?
 
     /// The ``WatchedTags/digest(of:keyed:)`` of ``watchedTags`` (none: `[]`) and the identities
     /// whose key ``watchedKeys`` holds: what a listening scanner sends as `?watched=`, and what

@@ -41,6 +41,7 @@ extension AppDatabase {
             ("v4-room-outlines", SchemaRoomOutlines.outlines),
             ("v4-scanner-health", SchemaScannerHealth.health),
             ("v5-tag-reference-points", SchemaTagReferences.references),
+            ("v5-scanner-settings", SchemaScannerSettings.settings),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

@@ -81,6 +81,7 @@ extension AppDatabase {
         let positions = try sql.row("SELECT COUNT(*) AS n FROM position WHERE scanner_id = ?", [id])?.int("n") ?? 0
         try deleteWalkUnderWay(of: scannerID.rawValue, in: sql)
         try sql.execute("DELETE FROM scanner WHERE id = ?", [id])
+        try clearSettings(of: scannerID, in: sql)
         // Its unused enrolment codes go with it: registered again, the ID is a new scanner that
         // an old code must not enrol (used ones stay, with the token they issued).
         try sql.execute("DELETE FROM enrolment_code WHERE scanner_id = ? AND used_ms IS NULL", [id])

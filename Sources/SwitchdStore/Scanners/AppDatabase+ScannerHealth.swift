@@ -14,20 +14,26 @@ extension AppDatabase {
     package func recordScannerReport(_ report: ScannerCounters, of scanner: ScannerID, at now: Date) async throws -> PresenceEvent? {
         let radios = try report.radios.map { String(decoding: try JSONCoding.encoder().encode($0), as: UTF8.self) }
         let skew = report.sentAt.map { $0.milliseconds - now.milliseconds }
+        let unapplied = try report.unappliedSettings.map { String(decoding: try JSONCoding.encoder().encode($0), as: UTF8.self) }
+        let applied = try report.appliedSettings.map { String(decoding: try JSONCoding.encoder().encode($0), as: UTF8.self) }
         return try await writeStatements { sql in
             try sql.lock(Self.scannerHealthLock)
             let id = StoreValue.text(scanner.rawValue)
             guard try sql.row("SELECT id FROM scanner WHERE id = ?", [id]) != nil else { throw StoreError.notFound("no scanner \(scanner)") }
             let wasOnline = try sql.row("SELECT online FROM scanner_health WHERE scanner_id = ?", [id])?.bool("online")
             try sql.execute("""
-                INSERT INTO scanner_health (scanner_id, reported_ms, online, version, radios, spool_depth, dropped_readings, clock_skew_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO scanner_health (scanner_id, reported_ms, online, version, radios, spool_depth, dropped_readings, clock_skew_ms,
+                    applied_settings_revision, unapplied_settings, applied_settings)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (scanner_id) DO UPDATE SET reported_ms = excluded.reported_ms, online = excluded.online,
                     version = excluded.version, radios = excluded.radios, spool_depth = excluded.spool_depth,
-                    dropped_readings = excluded.dropped_readings, clock_skew_ms = excluded.clock_skew_ms
+                    dropped_readings = excluded.dropped_readings, clock_skew_ms = excluded.clock_skew_ms,
+                    applied_settings_revision = excluded.applied_settings_revision,
+                    unapplied_settings = excluded.unapplied_settings, applied_settings = excluded.applied_settings
                 """, [
                     id, .integer(now.milliseconds), .boolean(true), StoreValue(report.version), StoreValue(radios),
                     StoreValue(report.spoolDepth), StoreValue(report.droppedReadings), StoreValue(skew),
+                    StoreValue(report.settingsRevision), StoreValue(unapplied), StoreValue(applied),
                 ])
             guard wasOnline == false else { return nil }
             let event = NewPresenceEvent(kind: .scannerOnline, floor: nil, roomID: nil, time: now, positionID: nil)
@@ -79,7 +85,8 @@ extension AppDatabase {
                 let id = StoreValue.text(scanner.rawValue)
                 var entry = ScannerHealth(online: false, versionMismatch: versions > 1)
                 if let row = try sql.row("""
-                    SELECT online, reported_ms, version, radios, spool_depth, dropped_readings, clock_skew_ms
+                    SELECT online, reported_ms, version, radios, spool_depth, dropped_readings, clock_skew_ms,
+                        applied_settings_revision, unapplied_settings, applied_settings
                     FROM scanner_health WHERE scanner_id = ?
                     """, [id]) {
                     entry.online = try row.bool("online")
@@ -95,7 +102,21 @@ extension AppDatabase {
                     entry.spoolDepth = try row.int("spool_depth")
                     entry.droppedReadings = try row.int("dropped_readings")
                     entry.clockSkew = try row.optionalInt64("clock_skew_ms").map { Double($0) / 1000 }
+                    entry.appliedRevision = try row.optionalInt("applied_settings_revision")
+                    entry.unappliedSettings = try row.optionalString("unapplied_settings").map { text in
+                        do {
+                            return try JSONCoding.decoder().decode([String: String].self, from: Data(text.utf8))
+                        } catch {
+                            throw StoreError.corruptRow("scanner \(scanner)'s stored unapplied settings are not readable: \(error)")
+                        }
+                    }
+                    entry.appliedSettings = try row.optionalString("applied_settings").map { try Self.decodeSettings($0, of: scanner.rawValue) }
                 }
+                let fleet = try Self.storedSettings(of: Self.fleetScope, in: sql)
+                let own = try Self.storedSettings(of: scanner.rawValue, in: sql)
+                entry.settings = own?.settings
+                let revision = max(fleet?.revision ?? 0, own?.revision ?? 0)
+                entry.settingsRevision = revision == 0 ? nil : revision
                 if let current = try sql.row(
                     "SELECT scanning, mode FROM switch_revision WHERE scanner_id = ? ORDER BY revision DESC LIMIT 1", [id]
                 ) {

@@ -185,6 +185,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         var configuration = scannerdConfiguration
+        configuration.logLevel = logging.logLevel
         configuration.token = try tokenFile.map(SwitchdToken.read(from:))
         if configuration.token == nil {
             logger.warning("No --token-file: switchd will refuse every request unless it needs no token")

@@ -16,6 +16,7 @@ struct EventLine: Encodable {
         case event, monotonicNs, time
         case revision, scanning, mode, batchID, count, ids, stored, duplicate, status, position
         case radio, device, error, attempts, ignored
+        case settingsRevision, settings, unapplied
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -57,6 +58,10 @@ struct EventLine: Encodable {
             try c.encode(count, forKey: .count)
             try c.encode(stored, forKey: .stored)
             try c.encode(ignored, forKey: .ignored)
+        case .settingsApplied(let revision, let settings, let unapplied):
+            try c.encodeIfPresent(revision, forKey: .settingsRevision)
+            try c.encode(settings, forKey: .settings)
+            try c.encode(unapplied, forKey: .unapplied)
         }
     }
 }

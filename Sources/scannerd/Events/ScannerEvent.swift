@@ -29,6 +29,9 @@ enum ScannerEvent: Sendable, Equatable {
     /// The listening role posted a closed window's `count` sightings; switchd stored `stored`
     /// and ignored `ignored` (tags it does not know).
     case sightingsSent(count: Int, stored: Int, ignored: Int)
+    /// Settings from switchd were applied (``LiveSettings``): the revision (nil: none from
+    /// switchd, the local ones), every setting in effect, and those not applied with why.
+    case settingsApplied(revision: Int?, settings: ScannerSettings, unapplied: [String: String])
 
     /// The `"event"` field.
     var name: String {
@@ -43,6 +46,7 @@ enum ScannerEvent: Sendable, Equatable {
         case .radioLost: "radioLost"
         case .radioRecovered: "radioRecovered"
         case .sightingsSent: "sightings"
+        case .settingsApplied: "settings"
         }
     }
 }

@@ -36,13 +36,16 @@ struct SwitchdAPI: Sendable {
     /// the client's errors for transport failures and answers longer than
     /// ``HTTPRequest/smallAnswerLimit`` (``HTTPAnswerTooLargeError``).
     func scanSwitch(
-        of scanner: ScannerID, afterRevision revision: Int?, watching: String? = nil, wait: Duration
+        of scanner: ScannerID, afterRevision revision: Int?, watching: String? = nil, settings: Int? = nil, wait: Duration
     ) async throws -> ScanSwitch {
         var components = URLComponents(url: url("v1", "scanners", scanner.rawValue, "switch"), resolvingAgainstBaseURL: false)!
         var query: [URLQueryItem] = []
         if let revision {
             query.append(URLQueryItem(name: "revision", value: String(revision)))
             query.append(URLQueryItem(name: "wait", value: String(Int(wait.seconds.rounded(.up)))))
+        }
+        if let settings, revision != nil {
+            query.append(URLQueryItem(name: "settings", value: String(settings)))
         }
         if let watching {
             query.append(URLQueryItem(name: "watched", value: watching))

@@ -25,6 +25,8 @@ actor Positioner {
 
     private let scannerID: ScannerID
     private let settings: Settings
+    /// switchd's settings, whose locate window overrides ``Settings/bleWindow``; nil: none.
+    private let live: LiveSettings?
     private let maps: RadioMapRefresher
     private let positions: AsyncStream<NewPosition>.Continuation
     private let events: EventLog
@@ -38,10 +40,11 @@ actor Positioner {
 
     init(
         scannerID: ScannerID, settings: Settings, maps: RadioMapRefresher,
-        positions: AsyncStream<NewPosition>.Continuation, events: EventLog, logger: Logger
+        positions: AsyncStream<NewPosition>.Continuation, events: EventLog, logger: Logger, live: LiveSettings? = nil
     ) {
         self.scannerID = scannerID
         self.settings = settings
+        self.live = live
         self.maps = maps
         self.positions = positions
         self.events = events
@@ -71,7 +74,7 @@ actor Positioner {
         maps.request(.cycleEnded)
         // Trimmed every cycle, positioned or not: without a map the window would otherwise keep
         // every advertisement heard for as long as the session lasts.
-        let cutoff = now.addingTimeInterval(-settings.bleWindow.seconds)
+        let cutoff = now.addingTimeInterval(-(live?.locateWindow ?? settings.bleWindow).seconds)
         window.withLock { $0.drop(before: cutoff) }
         await useLatestMap()
         guard var locator, locator.canLocate else {

@@ -17,6 +17,9 @@ struct CounterReporter: DaemonService, CustomStringConvertible {
     let logger: Logger
     /// The interval runs on this clock.
     var clock: any Clock<Duration> = ContinuousClock()
+    /// The settings in effect, reported with the counts (the revision applied, those not
+    /// applied with why, every one in effect); nil: none reported.
+    var settings: LiveSettings?
 
     static let defaultInterval: Duration = .seconds(15)
 
@@ -41,7 +44,14 @@ struct CounterReporter: DaemonService, CustomStringConvertible {
     func report(failing: Bool) async -> Bool {
         do {
             let depth = try spool.readyBatches().count
-            try await api.putCounters(counters.snapshot(spoolDepth: depth), of: scannerID)
+            var report = counters.snapshot(spoolDepth: depth)
+            if let settings {
+                let applied = settings.applied
+                report.settingsRevision = applied.revision
+                report.unappliedSettings = applied.unapplied
+                report.appliedSettings = applied.settings
+            }
+            try await api.putCounters(report, of: scannerID)
             if failing { logger.info("reporting counters to switchd again") }
             return false
         } catch is CancellationError {

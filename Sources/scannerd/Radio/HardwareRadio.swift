@@ -8,11 +8,18 @@ struct HardwareRadio: RadioSource {
     let ble: (any BLEScanner)?
     let wifi: (any WiFiScanner)?
 
-    init(bluetooth: String?, wifi: String?, settings: HardwareRadioSettings, counters: RadioCounters, events: EventLog, logger: Logger) {
+    init(
+        bluetooth: String?, wifi: String?, settings: HardwareRadioSettings, counters: RadioCounters, events: EventLog, logger: Logger,
+        live: LiveSettings? = nil
+    ) {
         if let bluetooth { counters.register(bluetooth, kind: .ble) }
         if let wifi { counters.register(wifi, kind: .wifi) }
+        var current: (@Sendable () -> HCIScanSettings)?
+        if let live {
+            current = { live.ble }
+        }
         ble = bluetooth.map {
-            HCIBLEScanner(device: $0, settings: settings.ble, counters: counters, events: events, logger: logger)
+            HCIBLEScanner(device: $0, settings: settings.ble, counters: counters, events: events, logger: logger, currentSettings: current)
         }
         self.wifi = wifi.map {
             NL80211WiFiScanner(interface: $0, settings: settings.wifi, counters: counters, events: events, logger: logger)

@@ -22,6 +22,10 @@ final class ScanSession: Sendable {
     let counters: ScannerdCounters
     let heartbeat: ScanHeartbeat
     let clock: any Clock<Duration>
+    /// switchd's settings: the Wi-Fi scan period is read before each scan; nil: back to back.
+    let live: LiveSettings?
+    /// The scan cycle the session is in; a session started again for new settings goes on from it.
+    let cycle: ScanCycle
     /// The IDs of the session's measurements.
     private let ids = MeasurementIDs()
     private let stopRequests: AsyncStream<Void>
@@ -47,10 +51,12 @@ final class ScanSession: Sendable {
     init(
         scanSwitch: ScanSwitch, radio: any RadioSource, spool: Spool, positioner: Positioner?, events: EventLog, logger: Logger,
         counters: ScannerdCounters = ScannerdCounters(), heartbeat: ScanHeartbeat = ScanHeartbeat(),
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), live: LiveSettings? = nil
     ) {
         self.scanSwitch = scanSwitch
         self.clock = clock
+        self.live = live
+        cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
         self.counters = counters
         self.heartbeat = heartbeat
         self.positioner = scanSwitch.mode == .locate ? positioner : nil
@@ -78,7 +84,7 @@ final class ScanSession: Sendable {
     func run() async -> Ending {
         await radio.prepare(for: scanSwitch)
         await positioner?.begin()
-        let cycle = ScanCycle(startingAt: scanSwitch.scansCompleted)
+        let cycle = self.cycle
         let advertisements = radio.ble?.advertisements()
         let sinceScanning = ElapsedTime(clock)
         events.record(.scanning(revision: revision))
@@ -145,11 +151,17 @@ final class ScanSession: Sendable {
     /// the cycle ended. A failed scan is retried with backoff and does not end the cycle.
     private func scanCycles(_ cycle: ScanCycle) async -> Ending {
         var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
+        var lastScan: ElapsedTime?
         while !Task.isCancelled {
             heartbeat.beat()
             let readings: [RadioReading]
             do {
                 if let wifi = radio.wifi {
+                    // A Wi-Fi scan period (switchd's settings) spaces the scans' starts.
+                    if let lastScan, let period = live?.wifiScanPeriod, period > .zero {
+                        try await lastScan.sleep(until: period)
+                    }
+                    lastScan = ElapsedTime(clock)
                     readings = try await wifi.scanWiFi()
                     counters.wifiScans.increment()
                 } else {

@@ -14,6 +14,11 @@ import DaemonSupport
 /// The tags switchd asks the listening role to watch come with the switch: the watcher waits on
 /// them too (it tells switchd the list it holds), hands each new list to `watchLists`, and a
 /// switch that changed only in its list is not a new revision for the scan controller.
+///
+/// Settings from switchd come with the switch under their own revision (it tells switchd the
+/// one it holds, `settings=`): a new settings revision goes to the scan controller, which
+/// applies them (``LiveSettings``). They are not resumed from the saved switch: until switchd
+/// answers, the local settings hold.
 struct SwitchWatcher: DaemonService, CustomStringConvertible {
     let api: SwitchdAPI
     let scannerID: ScannerID
@@ -37,11 +42,15 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
     /// stops when the service group tells it to. (Ending its stream here made it return before
     /// its turn, which the group reports as a failure: a non-zero exit on SIGTERM.)
     func run() async throws {
-        let saved = loadSaved()
+        var resumed = loadSaved()
+        // Settings are not resumed from the saved switch: without switchd, the local ones hold.
+        resumed?.settings = nil
+        resumed?.settingsRevision = nil
+        let saved = resumed
         if let saved {
             logger.info("resuming the last known switch until switchd answers", metadata: metadata(of: saved))
             switches.yield(saved)
-            watchLists?.yield(saved.watchedIdentities)
+            watchLists?.yield(listed(saved))
         }
         do {
             try await GracefulShutdown.cancelling { [self] in
@@ -59,19 +68,24 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
             do {
                 let current = try await api.scanSwitch(
                     of: scannerID, afterRevision: known?.revision, watching: watchLists == nil ? nil : known?.watchedDigest ?? WatchedTags.digest(of: []),
-                    wait: Self.longPollWait
+                    settings: known?.settingsRevision ?? 0, wait: Self.longPollWait
                 )
                 backoff.reset()
                 // A phone's key that arrives for a fingerprint already held is a new list too.
                 let newList = current.watchedDigest != known?.watchedDigest
-                guard current.revision != known?.revision || (newList && watchLists != nil) else { continue }
+                let newSettings = current.settingsRevision != known?.settingsRevision
+                guard current.revision != known?.revision || (newList && watchLists != nil) || newSettings else { continue }
                 if current.revision != known?.revision {
                     events.record(.switchReceived(revision: current.revision, scanning: current.scanning, mode: current.mode))
                     switches.yield(current)
                     logger.info("switch changed", metadata: metadata(of: current))
+                } else if newSettings {
+                    // The scan controller applies them (and waits for nothing else).
+                    switches.yield(current)
+                    logger.info("settings changed", metadata: ["settingsRevision": "\(current.settingsRevision.map(String.init) ?? "none")"])
                 }
-                if newList, let watchLists {
-                    watchLists.yield(current.watchedIdentities)
+                if let watchLists, newList || current.settings?.listen != known?.settings?.listen {
+                    watchLists.yield(listed(current))
                     logger.info("watched tags changed", metadata: ["tags": "\(current.watchedTags?.count ?? 0)"])
                     if let leftOut = current.watchedLeftOut {
                         logger.warning("switchd left watched identities off to fit its answer", metadata: ["leftOut": "\(leftOut)"])
@@ -94,6 +108,12 @@ struct SwitchWatcher: DaemonService, CustomStringConvertible {
             }
             try await clock.sleep(for: backoff.nextDelay())
         }
+    }
+
+    /// The watched list the listening role gets: none while switchd's settings turn it off
+    /// (`listen: false`), so it forwards nothing.
+    private func listed(_ scanSwitch: ScanSwitch) -> [TagIdentity] {
+        scanSwitch.settings?.listen == false ? [] : scanSwitch.watchedIdentities
     }
 
     /// A saved switch that cannot be read, or belongs to another scanner, is not used (logged).

@@ -11,7 +11,8 @@ import SwitchdStore
 /// ``Feeds/positions``, ``Feeds/tagPositions`` or ``Feeds/events`` and ``Feeds/tagEvents`` (live
 /// feeds, tags' streams and the webhook outbox read the new rows; a tag's events are presence
 /// events), and a change of what listening scanners watch bumps ``SwitchHub/watchedTags``
-/// (their long-polls read the watched list again), and a change of rooms' outlines empties
+/// (their long-polls read the watched list again), a change of scanner settings bumps
+/// ``SwitchHub/settings`` (long-polls holding a settings revision read them again), and a change of rooms' outlines empties
 /// ``AppDatabase/outlineCache``. With an MQTT broker, a message put in the
 /// MQTT outbox raises ``mqttOutboxAdded`` (the publisher, on whichever instance leads the MQTT
 /// bridge, sends it).
@@ -42,6 +43,7 @@ struct ClusterFanOutService: Service {
                 group.addTask { await follow("the measurement, position, tag position and event feeds and the MQTT outbox", listen: listenForFeeds) }
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 group.addTask { await follow("room outline changes", listen: listenForOutlines) }
+                group.addTask { await follow("scanner settings changes", listen: listenForSettings) }
                 await group.waitForAll()
             }
         }
@@ -90,6 +92,14 @@ struct ClusterFanOutService: Service {
     private func listenForWatchedLists() async throws {
         try await database.listenForWatchedListChanges(listening: { await hub.watchedTags.bump() }) {
             await hub.watchedTags.bump()
+        }
+    }
+
+    /// Scanner settings changed on some instance: long-polls holding a settings revision read
+    /// them again (``SwitchHub/settings``); once more after (re)connecting.
+    private func listenForSettings() async throws {
+        try await database.listenForSettingsChanges(listening: { await hub.settings.bump() }) {
+            await hub.settings.bump()
         }
     }
 

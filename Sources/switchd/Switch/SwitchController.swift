@@ -35,12 +35,15 @@ struct SwitchController {
     /// also answered as soon as its digest is not D. A list too long for the answer is shortened
     /// (``WatchedTags/fitting(_:in:)``), says so in ``ScanSwitch/watchedLeftOut`` and is logged
     /// as an error whenever the number left off changes. The answer is the same shape either
-    /// way; a graceful shutdown answers at once. A scanner deleted while its long-poll is held
+    /// way; a graceful shutdown answers at once. The answer carries the scanner's settings and
+    /// their revision (``ScanSwitch/settings``); a scanner that adds `settings=S` (the settings
+    /// revision it holds, 0 for none) is also answered as soon as that revision is not S. A scanner deleted while its long-poll is held
     /// ends it at once with 404, even if the ID is registered again meanwhile.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scannerID = try context.pathScannerID()
         let query = QueryParameters(request)
         let watched = query.text("watched")
+        let knownSettings = try query.int64("settings")
         guard let revision = try query.int64("revision") else {
             return try .json(await servedSwitch(of: scannerID, withTags: watched != nil, context: context).switch)
         }
@@ -51,6 +54,7 @@ struct SwitchController {
         var current = try await servedSwitch(of: scannerID, withTags: watched != nil, context: context)
         func unchanged() -> Bool {
             Int64(current.switch.revision) == revision && (watched == nil || watched == current.switch.watchedDigest)
+                && (knownSettings == nil || knownSettings == Int64(current.switch.settingsRevision ?? 0))
         }
         if unchanged() {
             context.logger.debug("Long-poll waiting", metadata: ["scanner": "\(scannerID)", "revision": "\(revision)", "wait": "\(wait)"])
@@ -59,10 +63,12 @@ struct SwitchController {
             let remaining = deadline - waited.now
             guard remaining > .zero else { break }
             let (seen, tagsSeen, tags) = (Int64(current.switch.revision), current.tagsSeen, hub.watchedTags)
+            let (settingsSeen, settings) = (current.settingsSeen, hub.settings)
             let change: @Sendable () async -> Void = {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await revisions.wait(untilAbove: seen) }
                     if watched != nil { group.addTask { await tags.wait(untilAbove: tagsSeen) } }
+                    if knownSettings != nil { group.addTask { await settings.wait(untilAbove: settingsSeen) } }
                     await group.next()
                     group.cancelAll()
                 }
@@ -80,9 +86,15 @@ struct SwitchController {
     ///
     /// The keys of watched `irk` tags go only to the scanner itself (its own scanner token):
     /// an admin reading the same answer gets the fingerprints alone.
-    private func servedSwitch(of scannerID: ScannerID, withTags: Bool, context: AppRequestContext) async throws -> (switch: ScanSwitch, tagsSeen: Int64) {
+    private func servedSwitch(
+        of scannerID: ScannerID, withTags: Bool, context: AppRequestContext
+    ) async throws -> (switch: ScanSwitch, tagsSeen: Int64, settingsSeen: Int64) {
         let tagsSeen = await hub.watchedTags.value
+        let settingsSeen = await hub.settings.value
         var scanSwitch = try await database.currentSwitch(of: scannerID)
+        let requested = try await database.requestedSettings(of: scannerID)
+        scanSwitch.settings = requested.settings
+        scanSwitch.settingsRevision = requested.revision == 0 ? nil : requested.revision
         if withTags {
             let identities = try await database.watchedIdentities(of: scannerID)
             var keys: [String: IdentityResolvingKey] = [:]
@@ -103,7 +115,7 @@ struct SwitchController {
                 ])
             }
         }
-        return (scanSwitch, tagsSeen)
+        return (scanSwitch, tagsSeen, settingsSeen)
     }
 
     /// Applies a ``SwitchPatch``; 200 with the switch as it now is. An ingest commit in progress

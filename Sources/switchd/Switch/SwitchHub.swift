@@ -9,6 +9,8 @@ actor SwitchHub {
     let anyChange = Watermark()
     /// Counts changes of what the watched lists are made of (tags, beacons, placements, floors).
     let watchedTags = Watermark()
+    /// Counts changes of scanner settings (a scanner's own or the fleet's).
+    let settings = Watermark()
     /// The scanners deleted since switchd started, in order; the count so far is the mark
     /// ``deletions(after:)`` takes.
     private var deleted: [ScannerID] = []

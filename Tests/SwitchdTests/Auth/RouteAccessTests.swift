@@ -21,6 +21,7 @@ struct RouteAccessTests {
         "GET /v1/scanners": ["admin", "reader", "visitor"],
         "GET /v1/scanners/{id}": ["admin", "reader", "own-scanner"],
         "DELETE /v1/scanners/{id}": ["admin"],
+        "PATCH /v1/scanners/{id}": ["admin"],
         "GET /v1/scanners/{id}/switch": ["admin", "reader", "own-scanner"],
         "PATCH /v1/scanners/{id}/switch": ["admin"],
         "GET /v1/scanners/{id}/switch/stream": ["admin", "reader", "own-scanner"],

@@ -45,6 +45,7 @@ import Testing
                 "v4-room-outlines",
                 "v4-scanner-health",
                 "v5-tag-reference-points",
+                "v5-scanner-settings",
             ])
         }
     }

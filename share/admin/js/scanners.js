@@ -2,9 +2,11 @@
 // asked first), and on a fixed scanner whose watched list is too long for its switch answer, how
 // many beacons that list leaves out (`watchedLeftOut`, docs/tags.md "Watched list"); each one's
 // health, online (green) or offline (red) with its last report and version, and a warning when the
-// scanners run different versions (docs/fleet-health.md).
+// scanners run different versions (docs/fleet-health.md); each one's settings from switchd and
+// what it applied, editable, and the fleet's defaults (docs/scanner-settings.md).
 
 import { confirmAction } from './dialogs.js';
+import { settingsForm, settingsLine } from './scanner-settings.js';
 
 export class ScannersPanel {
   /**
@@ -18,11 +20,15 @@ export class ScannersPanel {
     Object.assign(this, { api, $, say, guard, changed });
     this.scanners = [];
     this.leftOut = new Map();
+    this.fleet = { settings: {}, settingsRevision: 0 };
   }
 
   /** Reads every scanner, the fixed ones, and what each fixed scanner's watched list leaves out; returns the scanners. */
   async load() {
-    const [scanners, placements] = await Promise.all([this.api.all('/v1/scanners'), this.api.get('/v1/placements')]);
+    const [scanners, placements, fleet] = await Promise.all([
+      this.api.all('/v1/scanners'), this.api.get('/v1/placements'), this.api.get('/v1/scanners/*'),
+    ]);
+    this.fleet = fleet;
     const counts = await Promise.all(placements.map((placement) => this.watchedLeftOut(placement.scannerID)));
     this.scanners = scanners;
     this.leftOut = new Map(placements.map((placement, index) => [placement.scannerID, counts[index]]));
@@ -47,6 +53,10 @@ export class ScannersPanel {
       const fixed = this.leftOut.has(scanner.id) ? ' (fixed)' : '';
       name.textContent = `${scanner.name === scanner.id ? scanner.id : `${scanner.name} (${scanner.id})`}${fixed}`;
       item.append(name, health(scanner));
+      const settings = Object.assign(document.createElement('span'), { className: 'settings', textContent: settingsLine(scanner) });
+      if (Object.keys(scanner.unappliedSettings || {}).length > 0) settings.classList.add('unapplied');
+      item.append(settings, this.settingsEditor(`Settings of ${scanner.id}…`, `settings-${scanner.id}`, scanner.settings,
+        (changed) => this.saveSettings(scanner.id, changed)));
       const leftOut = this.leftOut.get(scanner.id) || 0;
       if (leftOut > 0) {
         const warning = document.createElement('span');
@@ -64,6 +74,11 @@ export class ScannersPanel {
       return item;
     }));
     if (this.scanners.length === 0) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No scanners yet.' }));
+    const fleet = document.createElement('li');
+    fleet.className = 'fleet-settings';
+    fleet.append(this.settingsEditor(`Fleet defaults (revision ${this.fleet.settingsRevision})…`, 'settings-fleet', this.fleet.settings,
+      (changed) => this.saveSettings('*', changed)));
+    list.prepend(fleet);
     if (this.scanners.some((scanner) => scanner.versionMismatch)) {
       const versions = [...new Set(this.scanners.map((scanner) => scanner.version).filter(Boolean))].sort().join(', ');
       list.prepend(Object.assign(document.createElement('li'), {
@@ -87,6 +102,21 @@ export class ScannersPanel {
     this.$('enrol-result').hidden = false;
     this.say(`Enrolment code for "${made.scannerID}" made${made.scannerRegistered ? '; the scanner is registered' : ''}.`);
     await this.changed();
+  }
+
+  /** A closed `<details>` holding the settings form. */
+  settingsEditor(title, idPrefix, settings, save) {
+    const details = document.createElement('details');
+    details.append(Object.assign(document.createElement('summary'), { textContent: title }),
+      settingsForm(idPrefix, settings, this.guard(save)));
+    return details;
+  }
+
+  /** PATCHes a scanner's own settings (`*`: the fleet's) whole; switchd refuses a bad one naming it. */
+  async saveSettings(scannerID, settings) {
+    await this.api.request('PATCH', `/v1/scanners/${encodeURIComponent(scannerID)}`, { json: { settings } });
+    this.say(scannerID === '*' ? 'Fleet settings saved.' : `Settings of "${scannerID}" saved; the scanner applies them at its next poll.`);
+    await this.load();
   }
 
   /** Deletes the scanner once the admin confirms; its readings stay (docs/openapi.yaml). */

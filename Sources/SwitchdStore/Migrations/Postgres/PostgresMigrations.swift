@@ -52,6 +52,7 @@ package enum PostgresMigrations {
         ("v4-room-outlines", PostgresSchemaRoomOutlines.outlines),
         ("v4-scanner-health", PostgresSchemaScannerHealth.health),
         ("v5-tag-reference-points", PostgresSchemaTagReferences.references),
+        ("v5-scanner-settings", PostgresSchemaScannerSettings.settings),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -2,13 +2,25 @@ import Logging
 
 /// The BLE source of a real controller: ``HCIScanLoop`` on a thread of its own.
 struct HCIBLEScanner: BLEScanner {
-    let loop: HCIScanLoop
+    let baseLoop: HCIScanLoop
+    /// The settings each new stream arms the controller with (switchd's, ``LiveSettings``); nil:
+    /// those it was made with.
+    var currentSettings: (@Sendable () -> HCIScanSettings)?
 
     init(
         device: String, settings: HCIScanSettings, counters: RadioCounters, events: EventLog, logger: Logger,
+        currentSettings: (@Sendable () -> HCIScanSettings)? = nil,
         open: @escaping @Sendable (String) throws -> any HCIChannel = { try HCISocket(device: $0) }
     ) {
-        loop = HCIScanLoop(device: device, settings: settings, open: open, counters: counters, events: events, logger: logger)
+        baseLoop = HCIScanLoop(device: device, settings: settings, open: open, counters: counters, events: events, logger: logger)
+        self.currentSettings = currentSettings
+    }
+
+    /// The loop a new stream runs: with the settings in effect now.
+    var loop: HCIScanLoop {
+        var loop = baseLoop
+        if let currentSettings { loop.settings = currentSettings() }
+        return loop
     }
 
     /// The iBeacon readings heard, a gathered group at a time (``HCIScanLoop/gatherWindow``). The

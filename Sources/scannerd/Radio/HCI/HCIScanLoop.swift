@@ -15,7 +15,8 @@ import Logging
 /// advertisements goes on meanwhile. A malformed report is counted and skipped.
 struct HCIScanLoop: Sendable {
     let device: String
-    let settings: HCIScanSettings
+    /// Read when the loop starts; a scan session that ends and starts again takes new settings.
+    var settings: HCIScanSettings
     /// Opens the controller's channel; ``HCISocket/init(device:)`` outside tests.
     let open: @Sendable (String) throws -> any HCIChannel
     let counters: RadioCounters

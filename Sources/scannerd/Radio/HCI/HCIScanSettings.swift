@@ -10,20 +10,21 @@ struct HCIScanSettings: Sendable, Equatable {
 
     var scanType: ScanType = .passive
     /// LE_Scan_Interval: how often the controller starts listening on the next channel.
-    var intervalMilliseconds = 100
+    var intervalMilliseconds = 100.0
     /// LE_Scan_Window: how long it listens each time; at most the interval. Equal to it means
     /// listening all the time.
-    var windowMilliseconds = 100
+    var windowMilliseconds = 100.0
     /// Use the legacy scan commands even when the controller has the extended ones.
     var legacyOnly = false
 
-    /// Milliseconds the legacy commands accept for interval and window: 0x0004–0x4000 units of 0.625 ms.
-    static let millisecondsRange = 3...10_240
+    /// Milliseconds the commands accept for interval and window: 0x0004–0x4000 units of 0.625 ms
+    /// (switchd's settings check the same range, ``ScannerSettings/bleMillisecondsRange``).
+    static let millisecondsRange = 2.5...10_240.0
 
     /// A problem with the settings, worded for the command line; nil when they are usable.
     var problem: String? {
         for (name, value) in [("--ble-interval-ms", intervalMilliseconds), ("--ble-window-ms", windowMilliseconds)]
-        where !Self.millisecondsRange.contains(value) {
+        where !(value.isFinite && Self.millisecondsRange.contains(value)) {
             return "\(name) must be between \(Self.millisecondsRange.lowerBound) and \(Self.millisecondsRange.upperBound), got \(value)"
         }
         guard windowMilliseconds <= intervalMilliseconds else {
@@ -36,7 +37,8 @@ struct HCIScanSettings: Sendable, Equatable {
     var intervalUnits: UInt16 { Self.units(intervalMilliseconds) }
     var windowUnits: UInt16 { Self.units(windowMilliseconds) }
 
-    private static func units(_ milliseconds: Int) -> UInt16 {
-        UInt16(clamping: milliseconds * 8 / 5)
+    /// Rounded to the nearest unit, within the commands' 0x0004–0x4000.
+    private static func units(_ milliseconds: Double) -> UInt16 {
+        UInt16(min(max((milliseconds / 0.625).rounded(), 4), 0x4000))
     }
 }

@@ -137,4 +137,15 @@ struct PostgresClusterFanOutTests {
 
         try await Self.stop(service, instanceA, instanceB)
     }
+
+    /// Settings changed through A wake B's long-polls that hold a settings revision.
+    @Test func settingsChangedThroughAnotherInstanceWakeThisInstancesLongPolls() async throws {
+        let (instanceA, instanceB, hub, _, service) = try await Self.twoInstancesFannedOutIntoB()
+        await hub.settings.wait(untilAbove: 0)
+        let seen = await hub.settings.value
+        _ = try await instanceA.updateScanner(.default, with: ScannerPatch(settings: ScannerSettings(bleWindowMs: 30)))
+        await hub.settings.wait(untilAbove: seen)
+        #expect(try await instanceB.requestedSettings(of: .default).settings == ScannerSettings(bleWindowMs: 30))
+        try await Self.stop(service, instanceA, instanceB)
+    }
 }
