@@ -170,7 +170,7 @@ func buildRouter(
     TagsController(database: database, hub: hub, windows: windows, maxTags: settings.limits.maxTags, keys: dependencies.tagKeys).addRoutes(to: routes)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: routes)
-    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: routes)
+    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds, batteryLow: settings.batteryLow).addRoutes(to: routes)
     PlacementsController(database: database, hub: hub).addRoutes(to: routes)
     LiveFeedController(database: database, hub: hub, feeds: feeds, subscribers: metrics.subscribers(feed: "live"))
         .addRoutes(to: routes)

@@ -1,4 +1,5 @@
 import Logging
+import SwitchdStore
 
 /// How one switchd process is run: where it listens, where it keeps its state, what it accepts.
 struct Settings: Sendable {
@@ -47,6 +48,8 @@ struct Settings: Sendable {
     var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
     /// How long without a counter report before a scanner is offline (``ScannerOfflineService``).
     var scannerOfflineAfter: Duration = .seconds(defaultScannerOfflineAfterSeconds)
+    /// When a tag's or beacon's telemetry raises `batteryLow`.
+    var batteryLow = BatteryLowThreshold()
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
     /// Which addresses webhooks may be created for and delivered to.

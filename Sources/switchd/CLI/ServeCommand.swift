@@ -71,6 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var scannerOfflineAfter = Settings.defaultScannerOfflineAfterSeconds
     @Option(help: ArgumentHelp(
+        "Battery voltage in mV below which a tag's or beacon's Eddystone-TLM telemetry raises batteryLow.",
+        discussion: "Once per crossing: the battery must read 100 mV above it before another crossing raises the event again."
+    ))
+    var batteryLowMillivolts = BatteryLowThreshold.defaultMillivolts
+    @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
@@ -123,6 +128,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard scannerOfflineAfter > 0, scannerOfflineAfter.isFinite else {
             throw ArgumentParser.ValidationError("--scanner-offline-after must be a positive number of seconds, got \(scannerOfflineAfter)")
         }
+        guard (1...65_535).contains(batteryLowMillivolts) else {
+            throw ArgumentParser.ValidationError("--battery-low-millivolts must be 1 to 65535 mV, got \(batteryLowMillivolts)")
+        }
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
@@ -163,6 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
             tagAwayAfter: tagAwayAfter.map(Duration.init(secondsRoundedUp:))
         )
         configured.scannerOfflineAfter = Duration(secondsRoundedUp: scannerOfflineAfter)
+        configured.batteryLow = BatteryLowThreshold(millivolts: batteryLowMillivolts)
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }
