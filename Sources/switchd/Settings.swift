@@ -50,6 +50,9 @@ struct Settings: Sendable {
     var scannerOfflineAfter: Duration = .seconds(defaultScannerOfflineAfterSeconds)
     /// When a tag's or beacon's telemetry raises `batteryLow`.
     var batteryLow = BatteryLowThreshold()
+    /// How long no scanner that heard a beacon may go without hearing it before it is silent.
+    var beaconSilentAfter: Duration = .seconds(defaultBeaconSilentAfterSeconds)
+    static let defaultBeaconSilentAfterSeconds = 3600.0
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
     /// Which addresses webhooks may be created for and delivered to.

@@ -16,6 +16,8 @@ import Foundation
 ///   `--scanner-offline-after`; `scannerOnline`: the first report after that.
 /// - `batteryLow`: a tag's or beacon's Eddystone-TLM battery voltage fell below
 ///   `--battery-low-millivolts`; once per crossing (docs/fleet-health.md).
+/// - `beaconSilent`: no scanner that used to hear a registered beacon heard it for
+///   `--beacon-silent-after`, while they went on hearing others.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
@@ -25,6 +27,7 @@ public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable
     case scannerOffline
     case scannerOnline
     case batteryLow
+    case beaconSilent
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -59,7 +62,8 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// for `missingTagHeard`, the end of the window the tag was heard in; for `scannerOffline`,
     /// the last report's time plus `--scanner-offline-after`; for `scannerOnline`, when the
     /// report that ended the silence arrived; for `batteryLow`, when the scanner heard the
-    /// telemetry that crossed the threshold.
+    /// telemetry that crossed the threshold; for `beaconSilent`, the end of its last sighting
+    /// plus `--beacon-silent-after`.
     public var time: Date
     /// The position that settled the event (a scanner's position, or for a tag's events the tag
     /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.
@@ -67,7 +71,7 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// The tag the event is about: a tag's presence events and `missingTagHeard`; absent for a
     /// scanner's.
     public var tagID: Int64?
-    /// The registered beacon the event is about (`batteryLow`); absent for every other event.
+    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`); absent for every other event.
     public var beaconID: Int64?
 
     public init(

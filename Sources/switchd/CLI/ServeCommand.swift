@@ -76,6 +76,11 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var batteryLowMillivolts = BatteryLowThreshold.defaultMillivolts
     @Option(help: ArgumentHelp(
+        "Seconds no scanner that used to hear a registered beacon may go without hearing it, while hearing others, before it is silent (beaconSilent event).",
+        discussion: "Measured on the sightings' own times; the default is an hour."
+    ))
+    var beaconSilentAfter = Settings.defaultBeaconSilentAfterSeconds
+    @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
@@ -131,6 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...65_535).contains(batteryLowMillivolts) else {
             throw ArgumentParser.ValidationError("--battery-low-millivolts must be 1 to 65535 mV, got \(batteryLowMillivolts)")
         }
+        guard beaconSilentAfter >= 1, beaconSilentAfter.isFinite else {
+            throw ArgumentParser.ValidationError("--beacon-silent-after must be 1 s or more, got \(beaconSilentAfter)")
+        }
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
@@ -172,6 +180,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configured.scannerOfflineAfter = Duration(secondsRoundedUp: scannerOfflineAfter)
         configured.batteryLow = BatteryLowThreshold(millivolts: batteryLowMillivolts)
+        configured.beaconSilentAfter = Duration(secondsRoundedUp: beaconSilentAfter)
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }

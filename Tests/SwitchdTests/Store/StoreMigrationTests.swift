@@ -62,7 +62,7 @@ struct StoreMigrationTests {
         "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
         "feed_end", "tag_position_window", "tag_track", "tag_presence_state", "mqtt_published_tag",
         "tag_key", "enrolment_code", "room_outline_point", "scanner_health",
-        "emitter_telemetry", "presence_event_beacon",
+        "emitter_telemetry", "presence_event_beacon", "beacon_health", "sighting_beacon_time",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
