@@ -53,6 +53,8 @@ struct Settings: Sendable {
     /// How long no scanner that heard a beacon may go without hearing it before it is silent.
     var beaconSilentAfter: Duration = .seconds(defaultBeaconSilentAfterSeconds)
     static let defaultBeaconSilentAfterSeconds = 3600.0
+    /// When a beacon's signal has faded.
+    var beaconFade = BeaconFadeRule()
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
     /// Which addresses webhooks may be created for and delivered to.

@@ -18,6 +18,8 @@ import Foundation
 ///   `--battery-low-millivolts`; once per crossing (docs/fleet-health.md).
 /// - `beaconSilent`: no scanner that used to hear a registered beacon heard it for
 ///   `--beacon-silent-after`, while they went on hearing others.
+/// - `beaconFaded`: the scanners that hear a registered beacon hear it weaker, by the median of
+///   their medians, than over the window before, by more than `--beacon-fade-db`.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
@@ -28,6 +30,7 @@ public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable
     case scannerOnline
     case batteryLow
     case beaconSilent
+    case beaconFaded
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -63,7 +66,7 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// the last report's time plus `--scanner-offline-after`; for `scannerOnline`, when the
     /// report that ended the silence arrived; for `batteryLow`, when the scanner heard the
     /// telemetry that crossed the threshold; for `beaconSilent`, the end of its last sighting
-    /// plus `--beacon-silent-after`.
+    /// plus `--beacon-silent-after`; for `beaconFaded`, the end of the sighting that showed it.
     public var time: Date
     /// The position that settled the event (a scanner's position, or for a tag's events the tag
     /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.
@@ -71,7 +74,8 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// The tag the event is about: a tag's presence events and `missingTagHeard`; absent for a
     /// scanner's.
     public var tagID: Int64?
-    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`); absent for every other event.
+    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`, `beaconFaded`);
+    /// absent for every other event.
     public var beaconID: Int64?
 
     public init(

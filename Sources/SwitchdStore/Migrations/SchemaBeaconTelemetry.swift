@@ -7,11 +7,12 @@ enum SchemaBeaconTelemetry {
     /// report that crossed the threshold, cleared above it plus the hysteresis). Goes with its
     /// tag, beacon or scanner.
     ///
-    /// `beacon_health`: a row per beacon found silent, with the end of its last sighting; gone
-    /// once it is heard again. `sighting_beacon_time` finds a beacon's last sighting.
+    /// `beacon_health`: per beacon found silent or faded, the end of its last sighting while it
+    /// is silent (null once heard again) and whether it is faded. `sighting_beacon_time` finds a
+    /// beacon's last sightings.
     ///
     /// `presence_event` rebuilt with `beacon_id` (a beacon's events) and the kinds `batteryLow`
-    /// (a tag or a beacon) and `beaconSilent` (a beacon), neither with a scanner or a place, copied as in ``SchemaScannerHealth`` (IDs and
+    /// (a tag or a beacon), `beaconSilent` and `beaconFaded` (a beacon), neither with a scanner or a place, copied as in ``SchemaScannerHealth`` (IDs and
     /// the AUTOINCREMENT sequence kept, foreign keys off while the migrator runs it); its indexes
     /// are made again, and its outbox trigger also sends a beacon's events to webhooks subscribed
     /// to `beacons`.
@@ -31,13 +32,14 @@ enum SchemaBeaconTelemetry {
         );
         CREATE TABLE beacon_health (
             beacon_id INTEGER PRIMARY KEY NOT NULL REFERENCES beacon(id) ON DELETE CASCADE,
-            last_heard_ms INTEGER NOT NULL
+            silent_last_heard_ms INTEGER,
+            faded INTEGER NOT NULL CHECK (faded IN (0, 1))
         );
         CREATE INDEX sighting_beacon_time ON sighting(beacon_id, window_end_ms);
         CREATE TABLE presence_event_new (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             scanner_id TEXT REFERENCES scanner(id) ON DELETE CASCADE,
-            kind TEXT NOT NULL CHECK (kind IN ('entered', 'left', 'away', 'back', 'missingTagHeard', 'scannerOffline', 'scannerOnline', 'batteryLow', 'beaconSilent')),
+            kind TEXT NOT NULL CHECK (kind IN ('entered', 'left', 'away', 'back', 'missingTagHeard', 'scannerOffline', 'scannerOnline', 'batteryLow', 'beaconSilent', 'beaconFaded')),
             place TEXT CHECK (place IN ('room', 'floor')),
             floor_id INTEGER,
             room_id INTEGER,
@@ -49,7 +51,7 @@ enum SchemaBeaconTelemetry {
             CHECK (CASE WHEN kind = 'missingTagHeard' THEN scanner_id IS NOT NULL AND tag_id IS NOT NULL AND beacon_id IS NULL
                 WHEN kind IN ('scannerOffline', 'scannerOnline') THEN scanner_id IS NOT NULL AND tag_id IS NULL AND beacon_id IS NULL
                 WHEN kind = 'batteryLow' THEN scanner_id IS NULL AND (tag_id IS NULL) <> (beacon_id IS NULL)
-                WHEN kind = 'beaconSilent' THEN scanner_id IS NULL AND tag_id IS NULL AND beacon_id IS NOT NULL
+                WHEN kind IN ('beaconSilent', 'beaconFaded') THEN scanner_id IS NULL AND tag_id IS NULL AND beacon_id IS NOT NULL
                 ELSE (scanner_id IS NULL) <> (tag_id IS NULL) AND beacon_id IS NULL END)
         );
         INSERT INTO presence_event_new (id, scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id)

@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 import ScanContract
 import Testing
 @testable import switchd
@@ -21,7 +22,19 @@ struct BeaconSilenceTests {
         )
     }
 
-    @Test func aBeaconThatStopsIsSilentOnceAndInItsRoom() async throws {
+    /// A floor with a hall outlined around the failing beacon (minor 2), a steady one outside
+    /// (minor 1), and two scanners.
+    struct Site {
+        var database: AppDatabase
+        var floor: Floor
+        var hall: Room
+        var steady: Beacon
+        var failing: Beacon
+        var scanners: [ScannerID]
+        var statistic: TagRSSIStatistic
+    }
+
+    static func site() async throws -> Site {
         let database = try AppDatabase.inMemory()
         let floor = try await database.createFloor(NewFloor(name: "Ground", level: 0))
         let hall = try await database.createRoom(NewRoom(floorID: floor.id, name: "Hall"))
@@ -29,8 +42,18 @@ struct BeaconSilenceTests {
         let steady = try await database.createBeacon(NewBeacon(uuid: Readings.beaconUUID, major: 4, minor: 1, floorID: floor.id, x: 20, y: 20, measuredPower: -59))
         let failing = try await database.createBeacon(NewBeacon(uuid: Readings.beaconUUID, major: 4, minor: 2, floorID: floor.id, x: 5, y: 5, measuredPower: -59))
         let scanners = [try ScannerID("default"), try ScannerID("fixed-2")]
-        _ = try await database.createScanner(NewScanner(id: scanners[1]), at: Self.start)
-        let statistic = await TagTracker(database: database).settings.rssiStatistic
+        _ = try await database.createScanner(NewScanner(id: scanners[1]), at: start)
+        return Site(
+            database: database, floor: floor, hall: hall, steady: steady, failing: failing, scanners: scanners,
+            statistic: await TagTracker(database: database).settings.rssiStatistic
+        )
+    }
+
+    @Test func aBeaconThatStopsIsSilentOnceAndInItsRoom() async throws {
+        let site = try await Self.site()
+        let (database, floor, hall, steady, failing, scanners, statistic) = (
+            site.database, site.floor, site.hall, site.steady, site.failing, site.scanners, site.statistic
+        )
 
         var raised: [(Double, [PresenceEvent])] = []
         // The failing beacon is last heard at 600 s; the steady one all along, to 1200 s.

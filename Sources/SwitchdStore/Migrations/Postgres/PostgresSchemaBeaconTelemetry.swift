@@ -19,20 +19,21 @@ enum PostgresSchemaBeaconTelemetry {
         );
         CREATE TABLE beacon_health (
             beacon_id bigint PRIMARY KEY NOT NULL REFERENCES beacon(id) ON DELETE CASCADE,
-            last_heard_ms bigint NOT NULL
+            silent_last_heard_ms bigint,
+            faded boolean NOT NULL
         );
         CREATE INDEX sighting_beacon_time ON sighting(beacon_id, window_end_ms);
         ALTER TABLE presence_event ADD COLUMN beacon_id bigint REFERENCES beacon(id) ON DELETE CASCADE;
         CREATE INDEX presence_event_beacon ON presence_event(beacon_id);
         ALTER TABLE presence_event DROP CONSTRAINT presence_event_kind;
         ALTER TABLE presence_event ADD CONSTRAINT presence_event_kind
-            CHECK (kind IN ('entered', 'left', 'away', 'back', 'missingTagHeard', 'scannerOffline', 'scannerOnline', 'batteryLow', 'beaconSilent'));
+            CHECK (kind IN ('entered', 'left', 'away', 'back', 'missingTagHeard', 'scannerOffline', 'scannerOnline', 'batteryLow', 'beaconSilent', 'beaconFaded'));
         ALTER TABLE presence_event DROP CONSTRAINT presence_event_subject;
         ALTER TABLE presence_event ADD CONSTRAINT presence_event_subject
             CHECK (CASE WHEN kind = 'missingTagHeard' THEN scanner_id IS NOT NULL AND tag_id IS NOT NULL AND beacon_id IS NULL
                 WHEN kind IN ('scannerOffline', 'scannerOnline') THEN scanner_id IS NOT NULL AND tag_id IS NULL AND beacon_id IS NULL
                 WHEN kind = 'batteryLow' THEN scanner_id IS NULL AND (tag_id IS NULL) <> (beacon_id IS NULL)
-                WHEN kind = 'beaconSilent' THEN scanner_id IS NULL AND tag_id IS NULL AND beacon_id IS NOT NULL
+                WHEN kind IN ('beaconSilent', 'beaconFaded') THEN scanner_id IS NULL AND tag_id IS NULL AND beacon_id IS NOT NULL
                 ELSE (scanner_id IS NULL) <> (tag_id IS NULL) AND beacon_id IS NULL END);
         CREATE OR REPLACE FUNCTION presence_event_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
