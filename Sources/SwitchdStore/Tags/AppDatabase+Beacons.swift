@@ -46,12 +46,18 @@ extension AppDatabase {
         }
     }
 
-    /// `beacons`, each with its latest telemetry (``Beacon/telemetry``).
+    /// `beacons`, each with its latest telemetry (``Beacon/telemetry``) and health (``Beacon/health``).
     private static func withTelemetry(_ beacons: [Beacon], in sql: any StoreTransaction) throws -> [Beacon] {
         let telemetry = try Self.telemetry(of: beacons.map { .beacon($0.id) }, in: sql)
+        var health: [Int64: BeaconHealthFlags] = [:]
+        for beacon in beacons {
+            guard let row = try sql.row("SELECT silent_last_heard_ms, faded FROM beacon_health WHERE beacon_id = ?", [.integer(beacon.id)]) else { continue }
+            health[beacon.id] = BeaconHealthFlags(silent: try row.optionalInt64("silent_last_heard_ms") != nil, faded: try row.bool("faded"))
+        }
         return beacons.map { beacon in
             var beacon = beacon
             beacon.telemetry = telemetry[.beacon(beacon.id)]
+            beacon.health = health[beacon.id]
             return beacon
         }
     }

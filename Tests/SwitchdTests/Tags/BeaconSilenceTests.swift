@@ -72,6 +72,8 @@ struct BeaconSilenceTests {
         #expect(event.kind == .beaconSilent && event.beaconID == failing.id && event.beaconID != steady.id)
         #expect(event.time == Self.start.addingTimeInterval(900) && event.floor == floor.id && event.roomID == hall.id)
         #expect(event.scannerID == nil && event.tagID == nil)
+        #expect(try await database.beacon(failing.id).health == BeaconHealthFlags(silent: true, faded: false))
+        #expect(try await database.beacon(steady.id).health == nil)
 
         // Heard again: re-armed, silent again after another silence.
         _ = try await database.ingestSightings(SightingBatch(scannerID: scanners[0], sightings: [Self.sighting(minor: 2, at: 1210), Self.sighting(minor: 1, at: 1210)]), reading: statistic)
