@@ -22,7 +22,7 @@ extension AppDatabase {
     /// Stores the sightings of registered tags and beacons (others are counted as ignored), in
     /// one transaction; raises the event of a missing tag heard (once until it is marked missing
     /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons;
-    /// keeps the batch's telemetry (``storeTelemetry(_:from:threshold:in:)``, `batteryLow` by `threshold`).
+    /// keeps the batch's telemetry (``storeTelemetry(_:from:threshold:outlines:generation:in:)``, `batteryLow` by `threshold`).
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
@@ -30,6 +30,7 @@ extension AppDatabase {
         _ batch: SightingBatch, reading statistic: TagRSSIStatistic, batteryLow threshold: BatteryLowThreshold = BatteryLowThreshold()
     ) async throws -> SightingIngest {
         try validate(batch.validate)
+        let (cache, generation) = (outlineCache, outlineCache.generation)
         return try await writeStatements { sql in
             guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(batch.scannerID.rawValue)]) != nil else {
                 throw StoreError.notFound("no scanner \(batch.scannerID)")
@@ -56,7 +57,7 @@ extension AppDatabase {
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: sql) }
-            ingest.presenceEvents += try Self.storeTelemetry(batch.telemetry ?? [], from: batch.scannerID, threshold: threshold, in: sql)
+            ingest.presenceEvents += try Self.storeTelemetry(batch.telemetry ?? [], from: batch.scannerID, threshold: threshold, outlines: cache, generation: generation, in: sql)
             ingest.beaconsHeard = heardBeacons
             return ingest
         }

@@ -6,9 +6,11 @@ extension AppDatabase {
     /// (reports of identities neither registered as a tag nor as a beacon are skipped, and a
     /// report older than the one kept is too: two scanners may hear one beacon); raises
     /// `batteryLow` (``BatteryLowThreshold``) when a report takes the battery below the
-    /// threshold, returning the events stored. Runs inside the caller's transaction.
+    /// threshold, returning the events stored (a beacon's with its floor and the room holding
+    /// it). Runs inside the caller's transaction.
     static func storeTelemetry(
-        _ reports: [HeardTelemetry], from scanner: ScannerID, threshold: BatteryLowThreshold, in sql: any StoreTransaction
+        _ reports: [HeardTelemetry], from scanner: ScannerID, threshold: BatteryLowThreshold, outlines: RoomOutlineCache, generation: UInt64,
+        in sql: any StoreTransaction
     ) throws -> [PresenceEvent] {
         var events: [PresenceEvent] = []
         for report in reports.sorted(by: { $0.heardAt < $1.heardAt }) {
@@ -30,11 +32,15 @@ extension AppDatabase {
                     StoreValue(report.temperatureCelsius), .integer(report.advertisementCount), .real(report.uptimeSeconds), .boolean(low),
                 ])
             guard low, !wasLow else { continue }
-            let floorID: Int64? = switch subject {
-            case .beacon(let id): try sql.row("SELECT floor_id FROM beacon WHERE id = ?", [.integer(id)])?.int64("floor_id")
-            case .tag: nil
+            var record = PresenceEventRecord(batteryLowOf: subject, floorID: nil, time: report.heardAt)
+            if case .beacon(let id) = subject, let beacon = try sql.row("SELECT floor_id, x, y FROM beacon WHERE id = ?", [.integer(id)]) {
+                let floorID = try beacon.int64("floor_id")
+                record.floorID = floorID
+                record.roomID = try room(
+                    at: try beacon.double("x"), try beacon.double("y"), onFloor: floorID, outlines: outlines, generation: generation, in: sql
+                )
             }
-            events.append(try PresenceEventRecord(batteryLowOf: subject, floorID: floorID, time: report.heardAt).inserted(sql).event())
+            events.append(try record.inserted(sql).event())
         }
         return events
     }

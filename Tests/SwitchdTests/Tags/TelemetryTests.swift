@@ -28,6 +28,8 @@ struct TelemetryTests {
 
     static func site(_ database: AppDatabase) async throws -> (beacon: Beacon, tag: ScanContract.Tag) {
         let floor = try await database.createFloor(NewFloor(name: "Ground", level: 0))
+        let hall = try await database.createRoom(NewRoom(floorID: floor.id, name: "Hall"))
+        _ = try await database.setRoomOutline(hall.id, to: RoomOutline(outline: [[0, 0], [5, 0], [5, 5], [0, 5]]))
         let beacon = try await database.createBeacon(NewBeacon(uuid: Readings.beaconUUID, major: 4, minor: 2, floorID: floor.id, x: 1, y: 1, measuredPower: -59))
         let tag = try await database.createTag(NewTag(name: "Bike", identity: tagIdentity))
         return (beacon, tag)
@@ -57,6 +59,8 @@ struct TelemetryTests {
         #expect(events.map(\.beaconID) == [beacon.id, beacon.id])
         #expect(events.map(\.time) == [Self.start.addingTimeInterval(60), Self.start.addingTimeInterval(360)])
         #expect(events.allSatisfy { $0.scannerID == nil && $0.tagID == nil && $0.floor == beacon.floorID })
+        let hall = try #require(try await database.rooms(onFloor: beacon.floorID).first)
+        #expect(events.allSatisfy { $0.roomID == hall.id }, "the room holding the beacon")
     }
 
     @Test func aThresholdOfItsOwnAndUnknownIdentitiesSkipped() async throws {
