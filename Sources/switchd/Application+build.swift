@@ -75,6 +75,7 @@ private func integrationServices(
     [
         PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
         ScannerOfflineService(database: database, feeds: feeds, silence: settings.scannerOfflineAfter, clock: clock, now: now, logger: logger),
+        BeaconSilenceService(database: database, feeds: feeds, silence: settings.beaconSilentAfter, fade: settings.beaconFade, logger: logger),
         WebhookDeliveryService(
             database: database, retry: settings.webhookRetry, destinations: settings.webhookDestinations, feeds: feeds, clock: clock, logger: logger
         ),
@@ -171,7 +172,7 @@ func buildRouter(
     TagReferencesController(database: database, wallClock: wallClock).addRoutes(to: routes)
     TagFeedsController(database: database, positions: feeds.tagPositions, events: feeds.tagEvents, subscribers: metrics.subscribers(feed: "tags"))
         .addRoutes(to: routes)
-    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds).addRoutes(to: routes)
+    SightingsController(database: database, windows: windows, tracker: tracker, feeds: feeds, batteryLow: settings.batteryLow).addRoutes(to: routes)
     PlacementsController(database: database, hub: hub).addRoutes(to: routes)
     LiveFeedController(database: database, hub: hub, feeds: feeds, subscribers: metrics.subscribers(feed: "live"))
         .addRoutes(to: routes)

@@ -1,4 +1,5 @@
 import Logging
+import SwitchdStore
 
 /// How one switchd process is run: where it listens, where it keeps its state, what it accepts.
 struct Settings: Sendable {
@@ -47,6 +48,13 @@ struct Settings: Sendable {
     var presence = PresenceRules(dwell: .seconds(defaultPresenceDwellSeconds), awayAfter: .seconds(defaultAwayAfterSeconds))
     /// How long without a counter report before a scanner is offline (``ScannerOfflineService``).
     var scannerOfflineAfter: Duration = .seconds(defaultScannerOfflineAfterSeconds)
+    /// When a tag's or beacon's telemetry raises `batteryLow`.
+    var batteryLow = BatteryLowThreshold()
+    /// How long no scanner that heard a beacon may go without hearing it before it is silent.
+    var beaconSilentAfter: Duration = .seconds(defaultBeaconSilentAfterSeconds)
+    static let defaultBeaconSilentAfterSeconds = 3600.0
+    /// When a beacon's signal has faded.
+    var beaconFade = BeaconFadeRule()
     /// When failed webhook deliveries are retried and given up.
     var webhookRetry = WebhookRetryPolicy()
     /// Which addresses webhooks may be created for and delivered to.

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  beaconLabel, contentLanguages, decibels, deliveryLine, identityFromText, identityToText, metadataFromText,
-  metadataToText, nextFreeMinor, offsetText, problemText, referenceLine, scannerLabel, tagWhere, webhookLine,
+  beaconLabel, contentLanguages, decibels, deliveryLine, healthText, identityFromText, identityToText, metadataFromText,
+  metadataToText, needsAttention, nextFreeMinor, offsetText, problemText, referenceLine, scannerLabel, tagWhere, webhookLine,
 } from '../../share/admin/js/format.js';
 
 test('a refusal names switchd message, code and field', () => {
@@ -12,6 +12,19 @@ test('a refusal names switchd message, code and field', () => {
     'must be at most 0 (invalid_field; field measuredPower)');
   assert.equal(problemText({ message: 'no such tag', code: 'not_found', field: null }), 'no such tag (not_found)');
   assert.equal(problemText(new Error('Choose a scanner first.')), 'Choose a scanner first.');
+});
+
+test('a beacon\'s battery and health are worded, and marked when they need a look', () => {
+  assert.equal(healthText({}), '');
+  const fine = { telemetry: { batteryMillivolts: 2950, batteryLow: false } };
+  assert.equal(healthText(fine), 'battery 2950 mV');
+  assert.equal(needsAttention(fine), false);
+  const low = { telemetry: { batteryMillivolts: 2380, batteryLow: true }, health: { silent: false, faded: true } };
+  assert.equal(healthText(low), 'battery 2380 mV (low), faded');
+  assert.equal(needsAttention(low), true);
+  const silent = { telemetry: { batteryLow: false }, health: { silent: true, faded: false } };
+  assert.equal(healthText(silent), 'silent');
+  assert.equal(needsAttention(silent), true);
 });
 
 test('decibels are signed, to the tenth', () => {

@@ -22,6 +22,10 @@ public struct Beacon: Codable, Hashable, Sendable {
     /// WGS 84 degrees, present only when the floor is geo-referenced (`PUT /v1/floors/{id}/georeference`).
     public var latitude: Double?
     public var longitude: Double?
+    /// The latest Eddystone-TLM telemetry a scanner forwarded; absent when none did.
+    public var telemetry: EmitterTelemetry?
+    /// Silent or faded, as switchd last found it; absent until it found either once.
+    public var health: BeaconHealthFlags?
 
     public init(
         id: Int64, uuid: UUID, major: UInt16, minor: UInt16, floorID: Int64,

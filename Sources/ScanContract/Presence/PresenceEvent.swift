@@ -14,6 +14,12 @@ import Foundation
 ///   first time since it was marked; the scanner is the one that heard it.
 /// - `scannerOffline`: switchd heard nothing from a scanner (no counter report) for
 ///   `--scanner-offline-after`; `scannerOnline`: the first report after that.
+/// - `batteryLow`: a tag's or beacon's Eddystone-TLM battery voltage fell below
+///   `--battery-low-millivolts`; once per crossing (docs/fleet-health.md).
+/// - `beaconSilent`: no scanner that used to hear a registered beacon heard it for
+///   `--beacon-silent-after`, while they went on hearing others.
+/// - `beaconFaded`: the scanners that hear a registered beacon hear it weaker, by the median of
+///   their medians, than over the window before, by more than `--beacon-fade-db`.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
@@ -22,6 +28,9 @@ public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable
     case missingTagHeard
     case scannerOffline
     case scannerOnline
+    case batteryLow
+    case beaconSilent
+    case beaconFaded
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -35,7 +44,8 @@ public enum PresencePlace: String, Codable, CaseIterable, Hashable, Sendable {
 /// sequence number, the order in which switchd derived it.
 ///
 /// A scanner's events carry its `scannerID` and no `tagID`; a tag's `entered`, `left`, `away`
-/// and `back` carry its `tagID` and no `scannerID`; `missingTagHeard` carries both.
+/// and `back` carry its `tagID` and no `scannerID`; `missingTagHeard` carries both;
+/// `batteryLow` carries its `tagID` or its `beaconID` and nothing else of the kind.
 public struct PresenceEvent: Codable, Hashable, Sendable {
     public var id: Int64
     /// The scanner the event is about, or the one that heard a missing tag; absent for a tag's
@@ -54,7 +64,9 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// the time the silence reached the configured length (the last position's time plus it);
     /// for `missingTagHeard`, the end of the window the tag was heard in; for `scannerOffline`,
     /// the last report's time plus `--scanner-offline-after`; for `scannerOnline`, when the
-    /// report that ended the silence arrived.
+    /// report that ended the silence arrived; for `batteryLow`, when the scanner heard the
+    /// telemetry that crossed the threshold; for `beaconSilent`, the end of its last sighting
+    /// plus `--beacon-silent-after`; for `beaconFaded`, the end of the sighting that showed it.
     public var time: Date
     /// The position that settled the event (a scanner's position, or for a tag's events the tag
     /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.
@@ -62,11 +74,15 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// The tag the event is about: a tag's presence events and `missingTagHeard`; absent for a
     /// scanner's.
     public var tagID: Int64?
+    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`, `beaconFaded`);
+    /// absent for every other event.
+    public var beaconID: Int64?
 
     public init(
         id: Int64, scannerID: ScannerID?, kind: PresenceEventKind, place: PresencePlace?, floor: Int64?, roomID: Int64?,
-        time: Date, positionID: Int64?, tagID: Int64? = nil
+        time: Date, positionID: Int64?, tagID: Int64? = nil, beaconID: Int64? = nil
     ) {
+        self.beaconID = beaconID
         self.id = id
         self.scannerID = scannerID
         self.kind = kind

@@ -31,10 +31,14 @@ public struct Sighting: Codable, Hashable, Sendable {
 public struct SightingBatch: Codable, Hashable, Sendable {
     public var scannerID: ScannerID
     public var sightings: [Sighting]
+    /// The latest Eddystone-TLM telemetry of watched emitters heard since the scanner last sent
+    /// some, at most one per emitter a minute; absent from older scanners.
+    public var telemetry: [HeardTelemetry]?
 
-    public init(scannerID: ScannerID, sightings: [Sighting]) {
+    public init(scannerID: ScannerID, sightings: [Sighting], telemetry: [HeardTelemetry]? = nil) {
         self.scannerID = scannerID
         self.sightings = sightings
+        self.telemetry = telemetry
     }
 
     public static let maxSightings = 5_000
@@ -43,10 +47,22 @@ public struct SightingBatch: Codable, Hashable, Sendable {
     /// Longest window, seconds.
     public static let maxWindowSeconds = 60.0
 
-    /// - Throws: ``ValidationError`` naming the first bad field (`sightings[3].count`).
+    /// - Throws: ``ValidationError`` naming the first bad field (`sightings[3].count`,
+    ///   `telemetry[0].batteryMillivolts`).
     public func validate() throws(ValidationError) {
         guard sightings.count <= Self.maxSightings else {
             throw ValidationError(field: "sightings", reason: "must hold at most \(Self.maxSightings) sightings, got \(sightings.count)")
+        }
+        let telemetry = telemetry ?? []
+        guard telemetry.count <= Self.maxSightings else {
+            throw ValidationError(field: "telemetry", reason: "must hold at most \(Self.maxSightings) reports, got \(telemetry.count)")
+        }
+        for (index, report) in telemetry.enumerated() {
+            do {
+                try report.validate()
+            } catch {
+                throw ValidationError(field: "telemetry[\(index)].\(error.field)", reason: error.reason)
+            }
         }
         for (index, sighting) in sightings.enumerated() {
             let field = "sightings[\(index)]"

@@ -16,6 +16,8 @@ public struct Tag: Codable, Hashable, Sendable {
     /// How high the tag is carried above the floor, metres.
     public var height: Double
     public var metadata: [String: String]
+    /// The latest Eddystone-TLM telemetry a scanner forwarded; absent when none did.
+    public var telemetry: EmitterTelemetry?
 
     public init(
         id: Int64, name: String, identity: TagIdentity, txPower: Int, missing: Bool = false, height: Double = NewTag.defaultHeight,

@@ -9,7 +9,8 @@ package struct SightingIngest: Sendable {
     /// Each tag heard, with the end of its latest window in the batch.
     package var tagsHeard: [Int64: Date]
     /// Events raised: missing tags heard, as presence events (`GET /v1/events`, webhooks, MQTT)
-    /// that are also their tags' events (`GET /v1/tags/{id}/events`).
+    /// that are also their tags' events (`GET /v1/tags/{id}/events`); then the batch's
+    /// telemetry's `batteryLow`.
     package var presenceEvents: [PresenceEvent] = []
     /// Whether registered beacons were heard, or a tag being recorded at a reference point
     /// (``AppDatabase/createTagReference(_:for:at:)``): the fingerprint map changed.
@@ -21,13 +22,17 @@ package struct SightingIngest: Sendable {
 extension AppDatabase {
     /// Stores the sightings of registered tags and beacons (others are counted as ignored), in
     /// one transaction; raises the event of a missing tag heard (once until it is marked missing
-    /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons; copies a
-    /// recorded tag's windows into its reference point.
+    /// again), as a presence event with its tag (which queues its webhook deliveries); re-estimates the scanner's receive offset when it heard registered beacons;
+    /// copies a recorded tag's windows into its reference point; keeps the batch's telemetry
+    /// (``storeTelemetry(_:from:threshold:outlines:generation:in:)``, `batteryLow` by `threshold`).
     ///
     /// - Throws: ``StoreError/invalidField(_:)`` naming what ``SightingBatch/validate()``
     ///   refused; ``StoreError/notFound(_:)`` for an unknown scanner. Nothing is stored then.
-    package func ingestSightings(_ batch: SightingBatch, reading statistic: TagRSSIStatistic) async throws -> SightingIngest {
+    package func ingestSightings(
+        _ batch: SightingBatch, reading statistic: TagRSSIStatistic, batteryLow threshold: BatteryLowThreshold = BatteryLowThreshold()
+    ) async throws -> SightingIngest {
         try validate(batch.validate)
+        let (cache, generation) = (outlineCache, outlineCache.generation)
         return try await writeStatements { sql in
             guard try sql.row("SELECT id FROM scanner WHERE id = ?", [.text(batch.scannerID.rawValue)]) != nil else {
                 throw StoreError.notFound("no scanner \(batch.scannerID)")
@@ -55,6 +60,7 @@ extension AppDatabase {
                 }
             }
             if heardBeacons { try Self.recalibrate(batch.scannerID, reading: statistic, in: sql) }
+            ingest.presenceEvents += try Self.storeTelemetry(batch.telemetry ?? [], from: batch.scannerID, threshold: threshold, outlines: cache, generation: generation, in: sql)
             ingest.beaconsHeard = ingest.beaconsHeard || heardBeacons
             return ingest
         }

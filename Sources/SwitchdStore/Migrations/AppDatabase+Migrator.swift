@@ -42,6 +42,7 @@ extension AppDatabase {
             ("v4-scanner-health", SchemaScannerHealth.health),
             ("v5-tag-reference-points", SchemaTagReferences.references),
             ("v5-scanner-settings", SchemaScannerSettings.settings),
+            ("v5-beacon-telemetry", SchemaBeaconTelemetry.telemetry),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

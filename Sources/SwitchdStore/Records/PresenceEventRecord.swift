@@ -12,10 +12,11 @@ struct PresenceEventRecord {
     var timeMs: Int64
     var positionID: Int64?
     var tagID: Int64?
+    var beaconID: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, scannerID = "scanner_id", kind, place, floorID = "floor_id", roomID = "room_id", timeMs = "time_ms"
-        case positionID = "position_id", tagID = "tag_id"
+        case positionID = "position_id", tagID = "tag_id", beaconID = "beacon_id"
     }
 
     init(_ new: NewPresenceEvent, of subject: PresenceSubject) {
@@ -39,6 +40,15 @@ struct PresenceEventRecord {
         self.tagID = tagID
     }
 
+    /// A `batteryLow` event of `subject`, on `floorID` (a beacon's floor), at `time`.
+    init(batteryLowOf subject: TelemetrySubject, floorID: Int64?, time: Date) {
+        kind = PresenceEventKind.batteryLow.rawValue
+        self.floorID = floorID
+        timeMs = time.milliseconds
+        tagID = subject.tagID
+        beaconID = subject.beaconID
+    }
+
     /// - Throws: ``StoreError/corruptRow(_:)`` for a kind, place or scanner ID switchd does not write.
     func event() throws -> PresenceEvent {
         guard let eventKind = PresenceEventKind(rawValue: kind) else {
@@ -52,13 +62,13 @@ struct PresenceEventRecord {
         }
         return PresenceEvent(
             id: id ?? 0, scannerID: try scannerID.map(storedScannerID), kind: eventKind, place: eventPlace, floor: floorID, roomID: roomID,
-            time: Date(milliseconds: timeMs), positionID: positionID, tagID: tagID
+            time: Date(milliseconds: timeMs), positionID: positionID, tagID: tagID, beaconID: beaconID
         )
     }
 }
 
 extension PresenceEventRecord {
-    static let columns = "id, scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id"
+    static let columns = "id, scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id, beacon_id"
 
     /// - Throws: ``StoreError/corruptRow(_:)`` for a column missing or of another kind.
     init(row: StoreRow) throws {
@@ -71,6 +81,7 @@ extension PresenceEventRecord {
         timeMs = try row.int64("time_ms")
         positionID = try row.optionalInt64("position_id")
         tagID = try row.optionalInt64("tag_id")
+        beaconID = try row.optionalInt64("beacon_id")
     }
 
     /// Stores the event through the seam and returns it with its ID. Takes the event feed's lock
@@ -79,11 +90,11 @@ extension PresenceEventRecord {
     func inserted(_ sql: any StoreTransaction) throws -> PresenceEventRecord {
         try sql.lock(AppDatabase.presenceEventFeedLock)
         let row = try sql.insertedRow("""
-            INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
+            INSERT INTO presence_event (scanner_id, kind, place, floor_id, room_id, time_ms, position_id, tag_id, beacon_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.columns)
             """, [
                 StoreValue(scannerID), .text(kind), StoreValue(place), StoreValue(floorID), StoreValue(roomID), .integer(timeMs),
-                StoreValue(positionID), StoreValue(tagID),
+                StoreValue(positionID), StoreValue(tagID), StoreValue(beaconID),
             ], storing: "a presence event")
         let stored = try PresenceEventRecord(row: row)
         try sql.notify(AppDatabase.feedChannel, "\(AppDatabase.presenceEventFeed) \(stored.id ?? 0)")

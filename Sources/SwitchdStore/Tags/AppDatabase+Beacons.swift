@@ -33,7 +33,8 @@ extension AppDatabase {
         return try await readStatements { sql in
             if let floorID, try !FloorRecord.exists(sql, id: floorID) { throw StoreError.notFound("no floor \(floorID)") }
             let frames = try GeoFrames.load(sql)
-            return try BeaconRecord.fetchBeacons(sql, onFloor: floorID, matching: lookup, after: after, limit: limit).map(frames.place)
+            let beacons = try BeaconRecord.fetchBeacons(sql, onFloor: floorID, matching: lookup, after: after, limit: limit).map(frames.place)
+            return try Self.withTelemetry(beacons, in: sql)
         }
     }
 
@@ -41,7 +42,23 @@ extension AppDatabase {
     package func beacon(_ id: Int64) async throws -> Beacon {
         try await readStatements { sql in
             guard let beacon = try BeaconRecord.fetchBeacon(sql, id: id) else { throw StoreError.notFound("no beacon \(id)") }
-            return try GeoFrames.load(sql).place(beacon)
+            return try Self.withTelemetry([try GeoFrames.load(sql).place(beacon)], in: sql)[0]
+        }
+    }
+
+    /// `beacons`, each with its latest telemetry (``Beacon/telemetry``) and health (``Beacon/health``).
+    private static func withTelemetry(_ beacons: [Beacon], in sql: any StoreTransaction) throws -> [Beacon] {
+        let telemetry = try Self.telemetry(of: beacons.map { .beacon($0.id) }, in: sql)
+        var health: [Int64: BeaconHealthFlags] = [:]
+        for beacon in beacons {
+            guard let row = try sql.row("SELECT silent_last_heard_ms, faded FROM beacon_health WHERE beacon_id = ?", [.integer(beacon.id)]) else { continue }
+            health[beacon.id] = BeaconHealthFlags(silent: try row.optionalInt64("silent_last_heard_ms") != nil, faded: try row.bool("faded"))
+        }
+        return beacons.map { beacon in
+            var beacon = beacon
+            beacon.telemetry = telemetry[.beacon(beacon.id)]
+            beacon.health = health[beacon.id]
+            return beacon
         }
     }
 

@@ -71,13 +71,23 @@ extension AppDatabase {
             } else {
                 try TagRecord.fetchAll(sql, filter: "id > ?", values: [.integer(after)], limit: limit)
             }
-            return try records.map { try $0.tag() }
+            return try Self.withTelemetry(try records.map { try $0.tag() }, in: sql)
+        }
+    }
+
+    /// `tags`, each with its latest telemetry (``Tag/telemetry``).
+    private static func withTelemetry(_ tags: [Tag], in sql: any StoreTransaction) throws -> [Tag] {
+        let telemetry = try Self.telemetry(of: tags.map { .tag($0.id) }, in: sql)
+        return tags.map { tag in
+            var tag = tag
+            tag.telemetry = telemetry[.tag(tag.id)]
+            return tag
         }
     }
 
     /// - Throws: ``StoreError/notFound(_:)`` for an unknown tag.
     package func tag(_ id: Int64) async throws -> Tag {
-        try await readStatements { sql in try Self.tagRecord(id, in: sql).tag() }
+        try await readStatements { sql in try Self.withTelemetry([try Self.tagRecord(id, in: sql).tag()], in: sql)[0] }
     }
 
     /// Applies `patch`; marking a tag missing (again) re-arms its missing-tag event.

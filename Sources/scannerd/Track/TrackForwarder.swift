@@ -12,6 +12,9 @@ import ScanContract
 /// restart. A batch switchd does not take is logged and dropped: sightings are a live view, not
 /// a record to replay.
 ///
+/// The latest Eddystone-TLM telemetry of watched emitters rides along in the batches, at most
+/// one per emitter a minute (``TelemetryThrottle``).
+///
 /// A window closes when an advertisement of a later window arrives, when the stream ends, and
 /// on `clock` ``closeDelay`` after the window's end (read from `now`), so a tag heard once in
 /// a quiet room still has its window sent. The delay lets advertisements heard just before the
@@ -27,6 +30,8 @@ struct TrackForwarder: Sendable {
     var now: @Sendable () -> Date = Date.init
     /// Where each batch's receipt is recorded (`sightings` events); nil records nothing.
     var events: EventLog?
+    /// Seconds between two telemetry reports of one emitter.
+    var telemetryInterval = TelemetryThrottle.defaultInterval
 
     /// Where the watched tags come from.
     enum WatchSource: Sendable {
@@ -59,6 +64,7 @@ struct TrackForwarder: Sendable {
         var windows = TrackWindows(length: windowLength, watched: [])
         // Phones and watches (`irk` tags): their private addresses resolved here, on the Pi.
         var resolver = AddressResolver()
+        var telemetry = TelemetryThrottle(interval: telemetryInterval)
         if case .readEvery = source {
             let list = try await api.watchedList(of: scannerID)
             windows.watch(Set(list))
@@ -88,22 +94,25 @@ struct TrackForwarder: Sendable {
                 let closed: [Sighting]
                 switch input {
                 case .heard(let heard):
-                    closed = windows.add(resolver.resolving(heard.identities, at: heard.time), rssi: heard.rssi, at: heard.time)
+                    let identities = resolver.resolving(heard.identities, at: heard.time)
+                    telemetry.heard(identities, telemetry: heard.telemetry, at: heard.time, watched: windows.watched)
+                    closed = windows.add(identities, rssi: heard.rssi, at: heard.time)
                 case .windowsEnded(let time): closed = windows.close(before: time)
                 case .watch(let identities):
                     windows.watch(identities)
                     resolver.watch(identities)
+                    telemetry.watch(identities)
                     logWatching(identities.count, resolver)
                     continue
                 }
                 guard !closed.isEmpty else { continue }
-                stored += await post(closed)
+                stored += await post(closed, telemetry: telemetry.take())
                 closedWindows += 1
                 if case .readEvery = source, closedWindows % refreshEvery == 0 {
                     await refresh(&windows, &resolver)
                 }
             }
-            return stored + (await post(windows.close(before: .distantFuture)))
+            return stored + (await post(windows.close(before: .distantFuture), telemetry: telemetry.take()))
         }
     }
 
@@ -139,10 +148,13 @@ struct TrackForwarder: Sendable {
         }
     }
 
-    private func post(_ sightings: [Sighting]) async -> Int {
+    /// Telemetry goes with sightings only: what is dropped with a batch is sent again with the
+    /// next report a minute later.
+    private func post(_ sightings: [Sighting], telemetry: [HeardTelemetry]) async -> Int {
         guard !sightings.isEmpty else { return 0 }
         do {
-            let receipt = try await api.postSightings(SightingBatch(scannerID: scannerID, sightings: sightings))
+            let batch = SightingBatch(scannerID: scannerID, sightings: sightings, telemetry: telemetry.isEmpty ? nil : telemetry)
+            let receipt = try await api.postSightings(batch)
             events?.record(.sightingsSent(count: sightings.count, stored: receipt.stored, ignored: receipt.ignored))
             return receipt.stored
         } catch {

@@ -71,6 +71,23 @@ struct ServeCommand: AsyncParsableCommand {
     ))
     var scannerOfflineAfter = Settings.defaultScannerOfflineAfterSeconds
     @Option(help: ArgumentHelp(
+        "Battery voltage in mV below which a tag's or beacon's Eddystone-TLM telemetry raises batteryLow.",
+        discussion: "Once per crossing: the battery must read 100 mV above it before another crossing raises the event again."
+    ))
+    var batteryLowMillivolts = BatteryLowThreshold.defaultMillivolts
+    @Option(help: ArgumentHelp(
+        "Seconds no scanner that used to hear a registered beacon may go without hearing it, while hearing others, before it is silent (beaconSilent event).",
+        discussion: "Measured on the sightings' own times; the default is an hour."
+    ))
+    var beaconSilentAfter = Settings.defaultBeaconSilentAfterSeconds
+    @Option(help: ArgumentHelp(
+        "dB by which the scanners must hear a beacon weaker than over the window before for it to have faded (beaconFaded event).",
+        discussion: "The median over the scanners of each one's drop in median RSSI; re-armed under half of it."
+    ))
+    var beaconFadeDb = BeaconFadeRule.defaultDecibels
+    @Option(help: "Seconds of each of the two windows whose RSSI a fade compares (beaconFaded event).")
+    var beaconFadeWindow = BeaconFadeRule.defaultWindowSeconds
+    @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
@@ -123,6 +140,18 @@ struct ServeCommand: AsyncParsableCommand {
         guard scannerOfflineAfter > 0, scannerOfflineAfter.isFinite else {
             throw ArgumentParser.ValidationError("--scanner-offline-after must be a positive number of seconds, got \(scannerOfflineAfter)")
         }
+        guard (1...65_535).contains(batteryLowMillivolts) else {
+            throw ArgumentParser.ValidationError("--battery-low-millivolts must be 1 to 65535 mV, got \(batteryLowMillivolts)")
+        }
+        guard beaconSilentAfter >= 1, beaconSilentAfter.isFinite else {
+            throw ArgumentParser.ValidationError("--beacon-silent-after must be 1 s or more, got \(beaconSilentAfter)")
+        }
+        guard beaconFadeDb > 0, beaconFadeDb.isFinite else {
+            throw ArgumentParser.ValidationError("--beacon-fade-db must be a positive number of dB, got \(beaconFadeDb)")
+        }
+        guard beaconFadeWindow >= 60, beaconFadeWindow.isFinite else {
+            throw ArgumentParser.ValidationError("--beacon-fade-window must be 60 s or more, got \(beaconFadeWindow)")
+        }
         guard webhookMaxAttempts > 0 else {
             throw ArgumentParser.ValidationError("--webhook-max-attempts must be at least 1, got \(webhookMaxAttempts)")
         }
@@ -163,6 +192,9 @@ struct ServeCommand: AsyncParsableCommand {
             tagAwayAfter: tagAwayAfter.map(Duration.init(secondsRoundedUp:))
         )
         configured.scannerOfflineAfter = Duration(secondsRoundedUp: scannerOfflineAfter)
+        configured.batteryLow = BatteryLowThreshold(millivolts: batteryLowMillivolts)
+        configured.beaconSilentAfter = Duration(secondsRoundedUp: beaconSilentAfter)
+        configured.beaconFade = BeaconFadeRule(decibels: beaconFadeDb, window: Duration(secondsRoundedUp: beaconFadeWindow))
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate
         configured.keepHistory = keepDays.map { .seconds(Int64($0) * 86_400) }

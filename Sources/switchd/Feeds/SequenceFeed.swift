@@ -31,4 +31,6 @@ struct Feeds: Sendable {
     let tagEvents = SequenceFeed()
     /// Counts scanners' counter reports received, so ``ScannerOfflineService`` looks again.
     let scannerReports = Watermark()
+    /// Counts sighting batches that carried telemetry, so the MQTT publisher publishes it.
+    let telemetry = Watermark()
 }

@@ -46,6 +46,7 @@ import Testing
                 "v4-scanner-health",
                 "v5-tag-reference-points",
                 "v5-scanner-settings",
+                "v5-beacon-telemetry",
             ])
         }
     }

@@ -63,6 +63,7 @@ struct StoreMigrationTests {
         "feed_end", "tag_position_window", "tag_track", "tag_presence_state", "mqtt_published_tag",
         "tag_key", "enrolment_code", "room_outline_point", "scanner_health", "scanner_settings",
         "tag_reference", "tag_reference_tag", "tag_reference_window", "tag_reference_window_scanner",
+        "emitter_telemetry", "presence_event_beacon", "beacon_health", "sighting_beacon_time",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

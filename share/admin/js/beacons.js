@@ -1,12 +1,13 @@
 // Beacons on the plan (a panel, panel.js): the chosen floor's registered beacons, added where the
 // admin taps ("adds a beacon"), moved by dragging their diamond, edited (identity, measured
-// power, height, content in languages as `content.fr = …` lines) and deleted.
+// power, height, content in languages as `content.fr = …` lines) and deleted; each shows its
+// battery (Eddystone-TLM) and whether switchd found it silent or faded, marked when it needs a look.
 // POST/GET /v1/beacons, PUT/DELETE /v1/beacons/{id}.
 
 import { confirmAction } from './dialogs.js';
 import { button, listItem } from './dom.js';
 import { Panel } from './panel.js';
-import { beaconLabel, contentLanguages, metadataFromText, metadataToText, nextFreeMinor } from './format.js';
+import { beaconLabel, contentLanguages, healthText, metadataFromText, metadataToText, needsAttention, nextFreeMinor } from './format.js';
 
 export class BeaconsPanel extends Panel {
   constructor() {
@@ -44,10 +45,13 @@ export class BeaconsPanel extends Panel {
     list.replaceChildren(...this.beacons.map((beacon) => {
       const languages = contentLanguages(beacon.metadata);
       const content = languages.length ? `, content in ${languages.join(', ')}` : '';
-      const text = `${beaconLabel(beacon)}: (${beacon.x.toFixed(2)}, ${beacon.y.toFixed(2)}) m, ${beacon.z} m high, ${beacon.measuredPower} dBm at 1 m${content}`;
-      return listItem(text, { beaconId: beacon.id },
+      const health = healthText(beacon);
+      const text = `${beaconLabel(beacon)}: (${beacon.x.toFixed(2)}, ${beacon.y.toFixed(2)}) m, ${beacon.z} m high, ${beacon.measuredPower} dBm at 1 m${content}${health ? `; ${health}` : ''}`;
+      const item = listItem(text, { beaconId: beacon.id },
         button('Edit', () => this.edit(beacon), guard),
         button('Delete…', () => this.remove(beacon), guard, 'danger'));
+      if (needsAttention(beacon)) item.classList.add('warning');
+      return item;
     }));
     if (this.beacons.length === 0) list.replaceChildren(listItem('No beacons on this floor: choose "adds a beacon" and tap the plan.'));
   }

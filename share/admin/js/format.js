@@ -65,6 +65,29 @@ export function contentLanguages(metadata) {
 }
 
 /** A beacon as listed: its content's name when it has one, else uuid/major/minor. */
+/**
+ * A beacon's or tag's battery and health as the Beacons card words them (docs/fleet-health.md):
+ * its Eddystone-TLM battery in mV, "low" below switchd's threshold, and "silent" or "faded" as
+ * switchd found them from the sightings; '' when nothing is known.
+ */
+export function healthText(emitter) {
+  const parts = [];
+  const telemetry = emitter.telemetry;
+  if (telemetry && telemetry.batteryMillivolts != null) {
+    parts.push(`battery ${telemetry.batteryMillivolts} mV${telemetry.batteryLow ? ' (low)' : ''}`);
+  } else if (telemetry?.batteryLow) {
+    parts.push('battery low');
+  }
+  if (emitter.health?.silent) parts.push('silent');
+  if (emitter.health?.faded) parts.push('faded');
+  return parts.join(', ');
+}
+
+/** Whether the Beacons card should mark `emitter` as needing a look. */
+export function needsAttention(emitter) {
+  return Boolean(emitter.telemetry?.batteryLow || emitter.health?.silent || emitter.health?.faded);
+}
+
 export function beaconLabel(beacon) {
   const identity = `${beacon.uuid.toLowerCase()} ${beacon.major}/${beacon.minor}`;
   const name = beacon.metadata?.name;

@@ -80,7 +80,7 @@ export class IntegrationsPanel extends Panel {
     const events = checked('webhook-event');
     const subjects = checked('webhook-subject');
     if (events.length === 0) throw new Error('Tick at least one event kind for the webhook.');
-    if (subjects.length === 0) throw new Error('Tick scanners, tags or both: whose events the webhook gets.');
+    if (subjects.length === 0) throw new Error('Tick scanners, tags or beacons: whose events the webhook gets.');
     const made = await api.post('/v1/webhooks', { url: $('webhook-url').value.trim(), events, subjects });
     $('webhook-url').value = '';
     $('webhook-secret-value').textContent = made.secret;

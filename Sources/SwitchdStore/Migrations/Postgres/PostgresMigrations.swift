@@ -53,6 +53,7 @@ package enum PostgresMigrations {
         ("v4-scanner-health", PostgresSchemaScannerHealth.health),
         ("v5-tag-reference-points", PostgresSchemaTagReferences.references),
         ("v5-scanner-settings", PostgresSchemaScannerSettings.settings),
+        ("v5-beacon-telemetry", PostgresSchemaBeaconTelemetry.telemetry),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared

@@ -7,11 +7,13 @@ import Foundation
 import RadioWire
 import ScanContract
 
-/// One LE advertisement as the controller reported it, with the beacon frames in its data.
+/// One LE advertisement as the controller reported it, with the beacon frames in its data and
+/// its Eddystone-TLM telemetry frame, if any.
 struct HeardAdvertisement: Sendable, Equatable {
     var time: Date
     var advertisement: LEAdvertisement
     var frames: [BeaconFrame]
+    var telemetry: EddystoneTLM? = nil
 
     /// What one packet read from the raw socket (H4 type byte first) held.
     struct Packet: Sendable, Equatable {
@@ -35,7 +37,14 @@ struct HeardAdvertisement: Sendable, Equatable {
         for advertisement in advertisements {
             do {
                 let structures = try ADStructure.parse(advertisement.data, origin: advertisement.dataOffset)
-                result.heard.append(HeardAdvertisement(time: time, advertisement: advertisement, frames: try BeaconFrame.all(in: structures)))
+                var heard = HeardAdvertisement(time: time, advertisement: advertisement, frames: try BeaconFrame.all(in: structures))
+                // A broken TLM frame is counted as malformed, and the advertisement is still heard.
+                do {
+                    heard.telemetry = try EddystoneTLM.first(in: structures)
+                } catch {
+                    result.malformed.append(error)
+                }
+                result.heard.append(heard)
             } catch {
                 result.malformed.append(error)
             }

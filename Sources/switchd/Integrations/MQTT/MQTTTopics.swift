@@ -34,11 +34,19 @@ struct MQTTTopics: Sendable {
     /// Where a tag's presence events go, QoS 1, not retained.
     func tagEvents(_ tagID: Int64) -> String { tag(tagID) + "/events" }
 
-    /// Where `event` goes: its scanner's events and its tag's. A missing tag heard has both (it
+    func beacon(_ beaconID: Int64) -> String { "\(prefix)/beacons/\(beaconID)" }
+    /// A beacon's latest telemetry, retained (Home Assistant's battery sensor reads it).
+    func beaconTelemetry(_ beaconID: Int64) -> String { beacon(beaconID) + "/telemetry" }
+    /// A tag's latest telemetry, retained.
+    func tagTelemetry(_ tagID: Int64) -> String { tag(tagID) + "/telemetry" }
+    /// Where a beacon's events (`batteryLow`) go, QoS 1, not retained.
+    func beaconEvents(_ beaconID: Int64) -> String { beacon(beaconID) + "/events" }
+
+    /// Where `event` goes: its scanner's events, its tag's and its beacon's. A missing tag heard has both (it
     /// goes with the scanner that heard it, as it always has, and with its tag); a tag's presence
     /// event has only its tag, a scanner's only its scanner.
     func events(of event: PresenceEvent) -> [String] {
-        [event.scannerID.map(events), event.tagID.map(tagEvents)].compactMap { $0 }
+        [event.scannerID.map(events), event.tagID.map(tagEvents), event.beaconID.map(beaconEvents)].compactMap { $0 }
     }
 
     /// The scanner a command topic names; nil for any other topic.

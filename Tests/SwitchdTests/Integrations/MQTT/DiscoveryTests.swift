@@ -35,6 +35,24 @@ struct DiscoveryTests {
         try Self.expectSchema(messages)
     }
 
+    /// A tag's battery entities join its device; a beacon's make one of their own. The binary
+    /// sensor is Home Assistant's battery class (on: low), the sensor the voltage in mV.
+    @Test func batteryEntitiesFollowTheSchema() throws {
+        let tag = try discovery.announceBattery(of: .tag(7), named: "Bike", state: topics.tagTelemetry(7))
+        #expect(tag.map(\.topic) == [
+            "homeassistant/binary_sensor/floorscan_tag_7/battery_low/config", "homeassistant/sensor/floorscan_tag_7/battery_voltage/config",
+        ])
+        try Self.expectSchema(tag)
+        let low = try JSONDecoder().decode(DiscoveryConfig.self, from: Data(tag[0].payload))
+        #expect(low.deviceClass == "battery" && low.stateTopic == "floorscan/tags/7/telemetry" && low.device.identifiers == ["floorscan_tag_7"])
+        let voltage = try JSONDecoder().decode(DiscoveryConfig.self, from: Data(tag[1].payload))
+        #expect(voltage.deviceClass == "voltage" && voltage.unitOfMeasurement == "mV")
+        let beacon = try discovery.announceBattery(of: .beacon(3), named: "Beacon 4.2", state: topics.beaconTelemetry(3))
+        try Self.expectSchema(beacon)
+        #expect(beacon.allSatisfy { $0.topic.contains("/floorscan_beacon_3/") })
+        #expect(discovery.removeBattery(of: .beacon(3)).map(\.topic) == beacon.map(\.topic))
+    }
+
     static func expectSchema(_ messages: [MQTTMessage]) throws {
         for message in messages {
             let component = String(message.topic.split(separator: "/")[1])

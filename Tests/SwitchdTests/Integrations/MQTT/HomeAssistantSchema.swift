@@ -23,11 +23,13 @@ enum HomeAssistantSchema {
     ]
     static let entityCategories: Set<String> = ["config", "diagnostic"]
     /// The binary sensor device classes switchd should use.
-    static let binarySensorClasses: Set<String> = ["connectivity"]
+    static let binarySensorClasses: Set<String> = ["connectivity", "battery"]
     static let sourceTypes: Set<String> = ["gps", "router", "bluetooth", "bluetooth_le"]
     static let stateClasses: Set<String> = ["measurement", "measurement_angle", "total", "total_increasing"]
     /// The distance device class's units.
     static let distanceUnits: Set<String> = ["km", "m", "cm", "mm", "mi", "nmi", "yd", "in", "ft"]
+    /// The voltage device class's units.
+    static let voltageUnits: Set<String> = ["V", "mV", "µV", "kV", "MV"]
     static let deviceKeys: Set<String> = [
         "configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id", "name",
         "serial_number", "suggested_area", "sw_version", "via_device",
@@ -108,6 +110,10 @@ enum HomeAssistantSchema {
             case "distance":
                 if !distanceUnits.contains(config["unit_of_measurement"] as? String ?? "") {
                     problems.append("\(topic): a distance sensor needs a unit of \(distanceUnits.sorted())")
+                }
+            case "voltage":
+                if !voltageUnits.contains(config["unit_of_measurement"] as? String ?? "") {
+                    problems.append("\(topic): a voltage sensor needs a unit of \(voltageUnits.sorted())")
                 }
             case "timestamp":
                 if config["unit_of_measurement"] != nil || config["state_class"] != nil {

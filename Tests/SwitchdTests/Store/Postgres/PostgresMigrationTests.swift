@@ -14,7 +14,7 @@ struct PostgresMigrationTests {
     static let booleanColumns: Set<String> = [
         "switch_revision.scanning", "switch_revision.store_data", "batch.discarded", "presence_state.settled",
         "presence_state.away", "tag.missing", "tag.missing_heard", "mqtt_outbox.retain", "mqtt_outbox_dead.retain",
-        "tag_presence_state.settled", "tag_presence_state.away", "scanner_health.online",
+        "tag_presence_state.settled", "tag_presence_state.away", "scanner_health.online", "emitter_telemetry.battery_low", "beacon_health.faded",
     ]
     /// Columns GRDB keeps as 16-byte BLOBs and PostgreSQL as `uuid`.
     static let uuidColumns: Set<String> = ["batch.uuid", "measurement.uuid", "measurement.beacon_uuid", "beacon.uuid"]

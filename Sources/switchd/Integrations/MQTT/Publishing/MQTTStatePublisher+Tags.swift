@@ -10,7 +10,13 @@ extension MQTTStatePublisher {
     /// remembers which have retained state on it); with `withLatestPositions`, publishes each
     /// tag's latest position (a new connection).
     func refreshTags(_ state: inout PublishedState, withLatestPositions: Bool) async throws {
-        let tags = try await database.tags()
+        // Telemetry is published on its own (``publishTelemetry(_:)``): a new battery reading
+        // is not a changed tag to announce again.
+        let tags = try await database.tags().map { tag in
+            var tag = tag
+            tag.telemetry = nil
+            return tag
+        }
         let present = Set(tags.map(\.id))
         let gone = Set(state.tags.keys).union(try await database.mqttPublishedTags()).subtracting(present)
         for tagID in gone.sorted() {

@@ -50,7 +50,7 @@ struct MQTTStatePublisher: Sendable {
             let timeout = state.untilNextTimeout(at: now(), timeout: settings.scannerTimeout) ?? Self.idleInterval
             let (hub, feeds, outboxAdded, republishRequests) = (hub, feeds, status.outboxAdded, republishRequests)
             let (switchMark, watchedMark, positions, tagPositions) = (state.switchMark, state.watchedMark, state.positionCursor, state.tagPositionCursor)
-            let (readings, republished) = (state.measurementCursor, republishMark)
+            let (readings, republished, telemetryMark) = (state.measurementCursor, republishMark, state.telemetryMark)
             let woke = await wake(after: timeout, on: clock) {
                 await firstOf([
                     { await hub.anyChange.wait(untilAbove: switchMark) },
@@ -60,6 +60,7 @@ struct MQTTStatePublisher: Sendable {
                     { await feeds.measurements.waitForRows(after: readings) },
                     { await outboxAdded.wait(untilAbove: outboxMark) },
                     { await republishRequests.wait(untilAbove: republished) },
+                    { await feeds.telemetry.wait(untilAbove: telemetryMark) },
                 ])
             }
             if woke == .stopping { return }
@@ -97,6 +98,7 @@ struct MQTTStatePublisher: Sendable {
         try await refreshTags(&state, withLatestPositions: true)
         try await refreshReceivers(&state, force: true)
         try await refreshAvailability(&state)
+        try await publishTelemetry(&state)
     }
 
     private func catchUp(_ state: inout PublishedState) async throws {
@@ -118,6 +120,7 @@ struct MQTTStatePublisher: Sendable {
         try await publishReadings(&state)
         try await refreshReceivers(&state, force: watchedChanged)
         try await refreshAvailability(&state)
+        if await feeds.telemetry.value != state.telemetryMark || watchedChanged { try await publishTelemetry(&state) }
     }
 
     /// When switches moved: discovery for new scanners, removal for gone ones, changed switches.
