@@ -40,6 +40,7 @@ extension AppDatabase {
             ("v4-enrolment-codes", SchemaEnrolmentCodes.codes),
             ("v4-room-outlines", SchemaRoomOutlines.outlines),
             ("v4-scanner-health", SchemaScannerHealth.health),
+            ("v4-feed-marks", SchemaFeedMarks.marks),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

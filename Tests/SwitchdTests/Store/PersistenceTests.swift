@@ -44,6 +44,7 @@ import Testing
                 "v4-enrolment-codes",
                 "v4-room-outlines",
                 "v4-scanner-health",
+                "v4-feed-marks",
             ])
         }
     }

@@ -61,7 +61,7 @@ struct StoreMigrationTests {
         "batch_received", "batch_stored_newest", "position_time", "switch_revision_changed",
         "walk", "walk_revision", "walk_walking", "walk_from_location", "walk_to_location", "walk_room", "location_walk",
         "feed_end", "tag_position_window", "tag_track", "tag_presence_state", "mqtt_published_tag",
-        "tag_key", "enrolment_code", "room_outline_point", "scanner_health",
+        "tag_key", "enrolment_code", "room_outline_point", "scanner_health", "feed_mark",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

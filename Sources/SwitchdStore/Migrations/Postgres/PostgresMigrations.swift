@@ -51,6 +51,7 @@ package enum PostgresMigrations {
         ("v4-enrolment-codes", PostgresSchemaEnrolmentCodes.codes),
         ("v4-room-outlines", PostgresSchemaRoomOutlines.outlines),
         ("v4-scanner-health", PostgresSchemaScannerHealth.health),
+        ("v4-feed-marks", PostgresSchemaFeedMarks.marks),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared
