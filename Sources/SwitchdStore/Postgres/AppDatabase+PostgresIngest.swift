@@ -139,8 +139,18 @@ extension AppDatabase {
         return IngestOutcome(receipt: receipt, lastSequence: nil, switchTurnedOff: nil)
     }
 
-    /// Readings per insert statement: 19 bound values each, well under PostgreSQL's 65,535.
-    static let readingsPerInsert = 500
+    /// Readings per insert statement: up to a batch's 10,000 as arrays on PostgreSQL
+    /// (``MeasurementRecord/unnestInsertSQL``), so one statement a batch.
+    static let readingsPerInsert = MeasurementBatch.maxMeasurements
+
+    /// Inserts `records` in one statement, skipping IDs already stored; the rows stored, each with
+    /// its `sequence` and `uuid`.
+    private static func insertRows(_ records: [MeasurementRecord], in sql: any StoreTransaction) throws -> [StoreRow] {
+        if let postgres = sql as? PostgresTransaction {
+            return try postgres.rows(numbered: MeasurementRecord.unnestInsertSQL, binds: MeasurementRecord.unnestBindings(records))
+        }
+        return try sql.rows(MeasurementRecord.insertSQL(rows: records.count) + " RETURNING sequence, uuid", records.flatMap(\.storeValues))
+    }
 
     /// Inserts the readings, ``readingsPerInsert`` to a statement, skipping IDs already stored
     /// (as SQLite's `ON CONFLICT(uuid) DO NOTHING`, also for an ID repeated inside the batch), and
@@ -158,7 +168,7 @@ extension AppDatabase {
                 MeasurementRecord($0, batchID: batchRowID, revision: revision)
             }
             start += records.count
-            let rows = try sql.rows(MeasurementRecord.insertSQL(rows: records.count) + " RETURNING sequence, uuid", records.flatMap(\.storeValues))
+            let rows = try insertRows(records, in: sql)
             var storedIDs: Set<UUID> = []
             for row in rows {
                 storedIDs.insert(try row.uuid("uuid"))
