@@ -43,6 +43,7 @@ extension AppDatabase {
             ("v5-tag-reference-points", SchemaTagReferences.references),
             ("v5-scanner-settings", SchemaScannerSettings.settings),
             ("v5-beacon-telemetry", SchemaBeaconTelemetry.telemetry),
+            ("v5-feed-marks", SchemaFeedMarks.marks),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }

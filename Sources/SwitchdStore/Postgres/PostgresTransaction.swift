@@ -11,7 +11,17 @@ struct PostgresTransaction: StoreTransaction {
     let logger: Logger
 
     func rows(_ sql: String, _ values: [StoreValue]) throws -> [StoreRow] {
-        try run(sql, values).rows.map { row in
+        try storeRows(run(sql, values))
+    }
+
+    /// The rows of `sql`, written with `$1`, `$2`, … and bound with `binds` as they are (array
+    /// binds, which ``StoreValue`` has no case for).
+    func rows(numbered sql: String, binds: PostgresBindings) throws -> [StoreRow] {
+        try storeRows(run(PostgresQuery(unsafeSQL: sql, binds: binds)))
+    }
+
+    private func storeRows(_ result: PostgresQueryResult) throws -> [StoreRow] {
+        try result.rows.map { row in
             var read: [String: StoreValue] = [:]
             for cell in row {
                 read[cell.columnName] = try Self.value(cell)
@@ -46,8 +56,12 @@ struct PostgresTransaction: StoreTransaction {
             case .uuid(let uuid): binds.append(uuid)
             }
         }
+        return try run(PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: binds))
+    }
+
+    private func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: Self.numberingPlaceholders(sql), binds: binds), logger: logger).wait()
+            return try connection.query(query, logger: logger).wait()
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.diskFull {
             throw StoreError.storageFull
         }

@@ -20,6 +20,12 @@ struct EmitterCellTally {
         var mode: String
         var roomID: Int64
         var locationID: Int64
+
+        static func precedes(_ a: Key, _ b: Key) -> Bool {
+            (a.kind, a.address, a.beaconUUID?.uuidString ?? "", a.major, a.minor) < (b.kind, b.address, b.beaconUUID?.uuidString ?? "", b.major, b.minor)
+                || (a.kind, a.address, a.beaconUUID?.uuidString ?? "", a.major, a.minor) == (b.kind, b.address, b.beaconUUID?.uuidString ?? "", b.major, b.minor)
+                && (a.mode, a.roomID, a.locationID) < (b.mode, b.roomID, b.locationID)
+        }
     }
 
     private struct Cell {
@@ -62,6 +68,22 @@ struct EmitterCellTally {
         cells[key, default: .empty].add(reading)
     }
 
+    /// Adds `other`'s cells to this tally's, as if its readings were added after these.
+    mutating func merge(_ other: EmitterCellTally) {
+        for (key, cell) in other.cells {
+            var merged = cells[key, default: .empty]
+            merged.readings += cell.readings
+            merged.rssiSum += cell.rssiSum
+            merged.maxRSSI = max(merged.maxRSSI, cell.maxRSSI)
+            merged.firstMs = min(merged.firstMs, cell.firstMs)
+            if cell.lastMs > merged.lastMs {
+                merged.lastMs = cell.lastMs
+                merged.lastSSID = cell.lastSSID
+            }
+            cells[key] = merged
+        }
+    }
+
     /// Adds the tally to `emitter_cell`, one cached upsert per cell, in the caller's transaction.
     /// Throws what SQLite throws (a full disk, a broken constraint); the caller's transaction or
     /// savepoint then takes back whatever was saved.
@@ -80,8 +102,10 @@ struct EmitterCellTally {
     /// Each cell as the seam binds it, in the column order of ``upsertSQL``: the key (the cell's
     /// `beacon_uuid` the UUID's 16 bytes, or none), then the readings' sums. For the PostgreSQL
     /// driver, which upserts them in one statement.
+    /// Sorted by key, so that concurrent transactions on PostgreSQL lock the cells they share in
+    /// one order and wait for each other rather than deadlock.
     var storeRows: [[StoreValue]] {
-        cells.map { key, cell in
+        cells.sorted { Key.precedes($0.key, $1.key) }.map { key, cell in
             let beacon = key.beaconUUID.map { uuid in withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) } } ?? []
             return [
                 .text(key.kind), .integer(key.address), .bytes(beacon), StoreValue(key.major), StoreValue(key.minor),

@@ -44,6 +44,7 @@ struct ClusterFanOutService: Service {
                 group.addTask { await follow("watched list changes", listen: listenForWatchedLists) }
                 group.addTask { await follow("room outline changes", listen: listenForOutlines) }
                 group.addTask { await follow("scanner settings changes", listen: listenForSettings) }
+                group.addTask { await followMeasurementHorizon() }
                 await group.waitForAll()
             }
         }
@@ -72,11 +73,40 @@ struct ClusterFanOutService: Service {
             }
         }) { feed, sequence in
             switch feed {
-            case .measurement: await feeds.measurements.publish(upTo: sequence)
+            case .measurement: await feeds.measurements.commit(upTo: sequence)
             case .position: await feeds.positions.publish(upTo: sequence)
             case .tagPosition: await feeds.tagPositions.publish(upTo: sequence)
             case .event: await publishEvents(upTo: sequence)
             case .mqttOutbox: await mqttOutboxAdded?.raise(to: sequence)
+            }
+        }
+    }
+
+    /// How long the horizon follower waits before reading the horizon again while it is below
+    /// a sequence committed (a transaction below it is still running).
+    static let horizonInterval = Duration.milliseconds(10)
+
+    /// Raises ``Feeds/measurements`` to the measurement feed's horizon (docs/scale-out.md, "The
+    /// measurement feed's horizon") whenever a sequence committed here or announced by another
+    /// instance is above it: reads the horizon, and again every ``horizonInterval`` until it has
+    /// passed that sequence. One read per instance, however many streams wait.
+    private func followMeasurementHorizon() async {
+        var published: Int64 = 0
+        while !Task.isCancelled {
+            let committed = await feeds.measurements.waitForCommits(after: published)
+            guard !Task.isCancelled else { return }
+            do {
+                let horizon = try await database.endOfMeasurementFeed()
+                await feeds.measurements.publish(upTo: horizon)
+                published = max(published, horizon)
+                if published >= committed { continue }
+            } catch {
+                logger.warning("Could not read the measurement feed's horizon; reading it again", metadata: ["error": "\(error)"])
+            }
+            do {
+                try await clock.sleep(for: Self.horizonInterval)
+            } catch {
+                return
             }
         }
     }

@@ -2,8 +2,12 @@
 /// positions), which then read the new rows from the database (the source of truth) themselves.
 struct SequenceFeed: Sendable {
     private let stored = Watermark()
+    /// Rows committed up to a sequence that readers may not read yet: on PostgreSQL the
+    /// measurement feed is read up to its horizon (docs/scale-out.md, "The measurement feed's
+    /// horizon"), which ``ClusterFanOutService`` raises ``publish(upTo:)`` to once it passes them.
+    private let committed = Watermark()
 
-    /// Announces rows stored up to `sequence`, after their transaction committed.
+    /// Announces rows stored up to `sequence` that readers may read, after their transaction committed.
     func publish(upTo sequence: Int64) async {
         await stored.raise(to: sequence)
     }
@@ -11,6 +15,18 @@ struct SequenceFeed: Sendable {
     /// Returns once rows beyond `sequence` have been announced, or on cancellation.
     func waitForRows(after sequence: Int64) async {
         await stored.wait(untilAbove: sequence)
+    }
+
+    /// Announces rows committed up to `sequence` that may still have rows committing below them.
+    func commit(upTo sequence: Int64) async {
+        await committed.raise(to: sequence)
+    }
+
+    /// Returns once rows beyond `sequence` have been committed (``commit(upTo:)``), or on
+    /// cancellation; returns the highest sequence committed.
+    func waitForCommits(after sequence: Int64) async -> Int64 {
+        await committed.wait(untilAbove: sequence)
+        return await committed.value
     }
 }
 

@@ -44,7 +44,13 @@ struct MeasurementsController {
         }
         stored.increment(by: Int64(outcome.receipt.stored))
         if let lastSequence = outcome.lastSequence {
-            await feed.publish(upTo: lastSequence)
+            // On PostgreSQL another instance may yet commit a row below it: the fan-out's
+            // horizon publishes it once readers may read it.
+            if database.runsOnPostgres {
+                await feed.commit(upTo: lastSequence)
+            } else {
+                await feed.publish(upTo: lastSequence)
+            }
         }
         if let turnedOff = outcome.switchTurnedOff {
             await hub.publish(turnedOff)

@@ -47,6 +47,7 @@ import Testing
                 "v5-tag-reference-points",
                 "v5-scanner-settings",
                 "v5-beacon-telemetry",
+                "v5-feed-marks",
             ])
         }
     }

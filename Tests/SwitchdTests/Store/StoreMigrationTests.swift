@@ -64,6 +64,7 @@ struct StoreMigrationTests {
         "tag_key", "enrolment_code", "room_outline_point", "scanner_health", "scanner_settings",
         "tag_reference", "tag_reference_tag", "tag_reference_window", "tag_reference_window_scanner",
         "emitter_telemetry", "presence_event_beacon", "beacon_health", "sighting_beacon_time",
+        "feed_mark",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

@@ -162,7 +162,7 @@ extension AppDatabase {
 
     /// When switchd last heard from each scanner that uploaded a batch with a row ID above
     /// `batchID`, by the time it received the batch, and the highest batch row ID read (to pass
-    /// next time, so only new batches are read).
+    /// next time, so only new batches are read; on PostgreSQL, up to the batch horizon).
     ///
     /// Only batches of the scanner registered now count: those a deleted scanner of the same ID
     /// uploaded stay stored, but were taken under its revisions, which `deleted_scanner`
@@ -171,7 +171,11 @@ extension AppDatabase {
     package func lastBatchContacts(after batchID: Int64) async throws -> (contacts: [ScannerID: Date], lastBatchID: Int64) {
         try await readStatements { sql in
             var contacts: [ScannerID: Date] = [:]
-            let last = try sql.row("SELECT MAX(id) AS last FROM batch WHERE id > ?", [.integer(batchID)])?.optionalInt64("last") ?? batchID
+            // On PostgreSQL, batch rows commit out of ID order: only those below the horizon
+            // (``MeasurementFeedHorizon``) are read, so none committing later is passed over.
+            let horizon = sql is PostgresTransaction ? try MeasurementFeedHorizon.horizon(in: sql).batchID : Int64.max
+            let last = try sql.row("SELECT MAX(id) AS last FROM batch WHERE id > ? AND id <= ?", [.integer(batchID), .integer(horizon)])?
+                .optionalInt64("last") ?? batchID
             let rows = try sql.rows("""
                 SELECT batch.scanner_id, MAX(batch.received_ms) AS received_ms FROM batch
                 LEFT JOIN deleted_scanner ON deleted_scanner.scanner_id = batch.scanner_id

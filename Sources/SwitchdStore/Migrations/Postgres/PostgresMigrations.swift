@@ -54,6 +54,7 @@ package enum PostgresMigrations {
         ("v5-tag-reference-points", PostgresSchemaTagReferences.references),
         ("v5-scanner-settings", PostgresSchemaScannerSettings.settings),
         ("v5-beacon-telemetry", PostgresSchemaBeaconTelemetry.telemetry),
+        ("v5-feed-marks", PostgresSchemaFeedMarks.marks),
     ]
 
     /// The statements of a migration, one by one: PostgresNIO sends each query as a prepared
