@@ -67,7 +67,7 @@ public struct RadioMapLocation: Codable, Hashable, Sendable {
     /// cycle (the mean when a cycle heard an emitter more than once).
     public var scans: [[Emitter: Double]]
     /// How far off positioning here is expected to be, judged by the survey itself
-    /// (``RadioMap/withExpectedErrors(quantile:estimate:settings:)``); nil when not estimated, and absent
+    /// (``RadioMap/withExpectedErrors(quantile:estimate:settings:representation:)``); nil when not estimated, and absent
     /// from the JSON then (older maps and older switchd have none).
     public var expectedError: ExpectedError?
     /// Set on a point of a walk survey: the walk. Its points are left out together when the

@@ -57,9 +57,15 @@ struct WiFiSiteChoiceSharedSearchTests {
     static func expectSameChoice(
         on records: [FingerprintRecord<Int>], representation: PoweredRSSI = .standard, given: WiFiKNNLocator<Int>.Settings = .standard
     ) {
-        let shared = Choice(records: records, representation: representation, given: given)
+        // The fourth selection's stages in the given representation (the fifth selection's first exponent).
+        let choice = Choice(records: records, representation: representation, given: given)
         let reference = PerCandidateSiteChoice(records: records, representation: representation, given: given)
-        #expect(shared.folding != nil)
+        #expect(choice.folding != nil)
+        guard let shared = choice.representations.first else {
+            Issue.record("no stages run")
+            return
+        }
+        #expect(shared.representation == representation)
         #expect(shared.floorCandidates.map(\.figures) == reference.floorFigures)
         #expect(shared.positionCandidates.map(\.figures) == reference.positionFigures)
         #expect(shared.positionCandidates.map(\.settings) == reference.positionSettings)

@@ -76,4 +76,59 @@ struct WiFiSiteChoiceTests {
         }
         #expect(choice.positionCandidates.allSatisfy { $0.figures.mean >= chosen.figures.mean || $0.figures.mean >= 0.99 * given.figures.mean })
     }
+
+    /// A two-floor corridor, 20 points 3 m apart per floor, `samples` scans per point, three radios per floor.
+    func corridor(samples: Int) -> [FingerprintRecord<Int>] {
+        var records: [FingerprintRecord<Int>] = []
+        for floor in Int64(1)...2 {
+            for point in 0..<20 {
+                let x = Double(point) * 3
+                for sample in 0..<samples {
+                    let jitter = Double((point * 7 + sample * 3) % 5) - 2
+                    let readings = [0: 0.0, 30: 0, 60: 0].reduce(into: [Int: Double]()) { readings, radio in
+                        readings[radio.key + Int(floor - 1) * 100] = -35 - 0.8 * abs(x - Double(radio.key)) + jitter
+                        readings[radio.key + Int(2 - floor) * 100] = -80 - 0.8 * abs(x - Double(radio.key)) + jitter
+                    }
+                    records.append(FingerprintRecord(building: "A", floorID: floor, x: x, y: 0, readings: readings))
+                }
+            }
+        }
+        return records
+    }
+
+    @Test func theExponentStageTriesTheGivenExponentThenThreeQuartersAndFiveQuartersOfIt() throws {
+        let (locator, choice) = WiFiKNNLocator.choosingSettings(records: corridor(samples: 4))
+        #expect(choice.representations.map(\.label) == ["given", "exponent × 0.75", "exponent × 1.25"])
+        #expect(choice.representations.map(\.representation.exponent) == [2, 1.5, 2.5])
+        #expect(choice.representations.allSatisfy { $0.floorCandidates.count == 5 && $0.positionCandidates.count == 9 })
+        // The locator is built in the chosen representation, with the chosen settings of that exponent's stages.
+        #expect(locator.samples.representation == choice.chosenRepresentation)
+        #expect(locator.locations.representation == choice.chosenRepresentation)
+        let picked = try #require(choice.representations.first { $0.representation == choice.chosenRepresentation })
+        #expect(picked.chosen == choice.chosen)
+        #expect(picked.positionCandidates.map(\.label) == choice.positionCandidates.map(\.label))
+    }
+
+    @Test func anotherExponentIsTakenOnlyForAOnePercentGainWithoutLosingTheFloor() throws {
+        let choice = WiFiKNNLocator<Int>.SiteChoice(records: corridor(samples: 4))
+        let given = try #require(choice.representations.first).chosenFigures
+        let admissible = choice.representations.dropFirst().filter { $0.chosenFigures.floorHitRate >= given.floorHitRate - 0.002 - 1e-12 }
+        let best = admissible.min { $0.chosenFigures.mean < $1.chosenFigures.mean }
+        if let best, best.chosenFigures.mean < 0.99 * given.mean {
+            #expect(choice.chosenRepresentation == best.representation)
+        } else {
+            #expect(choice.chosenRepresentation == .standard)
+        }
+        // Not vacuous: the exponents give different cross-validated means.
+        #expect(Set(choice.representations.map(\.chosenFigures.mean)).count > 1)
+    }
+
+    @Test func aSurveyOfMoreThanFiveThousandRecordsKeepsTheGivenExponent() {
+        // 2 floors × 20 points × 126 scans = 5,040 records.
+        let records = corridor(samples: 126)
+        #expect(records.count > WiFiKNNLocator<Int>.SiteChoice.exponentStageLimit)
+        let choice = WiFiKNNLocator<Int>.SiteChoice(records: records)
+        #expect(choice.representations.map(\.label) == ["given"])
+        #expect(choice.chosenRepresentation == .standard)
+    }
 }

@@ -1,7 +1,8 @@
 extension WiFiKNNLocator {
-    /// The fourth selection's rule (docs/wifi-fingerprinting.md, "Fourth selection"): the survey
-    /// chooses its own floor and position settings by 5-fold cross-validation inside itself, from
-    /// two short pre-registered lists, before it is indexed. It sees only the records it is given.
+    /// The fourth and fifth selections' rule (docs/wifi-fingerprinting.md, "Fourth selection" and
+    /// "Fifth selection"): the survey chooses its own RSSI exponent (surveys of at most
+    /// `exponentStageLimit` records), floor and position settings by 5-fold cross-validation inside
+    /// itself, from short pre-registered lists, before it is indexed. It sees only the records it is given.
     public struct SiteChoice: Sendable {
         /// How many folds the survey is cut into.
         public static var foldCount: Int { 5 }
@@ -34,27 +35,78 @@ extension WiFiKNNLocator {
             public var figures: Figures
         }
 
+        /// The fourth selection's two stages in one representation: what they tried and chose.
+        public struct Stages: Sendable {
+            /// "given", "exponent × 0.75" or "exponent × 1.25".
+            public var label: String
+            public var representation: PoweredRSSI
+            /// Stage 1, the given settings first.
+            public var floorCandidates: [Candidate]
+            /// Stage 2 (with stage 1's floor settings), the given position settings first.
+            public var positionCandidates: [Candidate]
+            /// The settings the two stages chose in this representation.
+            public var chosen: Settings
+            /// The chosen settings' cross-validated figures.
+            public var chosenFigures: Figures
+        }
+
         /// Nil when the survey is too small to cut (fewer than `foldCount` locations, or an empty fold).
         public let folding: Folding?
-        /// Stage 1, the given settings first.
+        /// The fifth selection's exponent stage: the two stages run in each candidate representation,
+        /// the given one first (only the given one when the survey has more than `exponentStageLimit`
+        /// records); empty when the survey cannot be cut.
+        public let representations: [Stages]
+        /// Stage 1 in the chosen representation, the given settings first.
         public let floorCandidates: [Candidate]
-        /// Stage 2 (with stage 1's floor settings), the given position settings first.
+        /// Stage 2 in the chosen representation (with stage 1's floor settings), the given position settings first.
         public let positionCandidates: [Candidate]
         /// The settings the rule chose: `given` when nothing beat it by the rule's margins.
         public let chosen: Settings
+        /// The representation the rule chose: the given one unless another exponent beat it by the rule's margins.
+        public let chosenRepresentation: PoweredRSSI
+
+        /// Surveys of more records than this keep the given exponent (bounds the build time).
+        public static var exponentStageLimit: Int { 5_000 }
+        /// The exponents tried, as multiples of the given one, the given first.
+        public static var exponentFactors: [Double] { [1, 0.75, 1.25] }
 
         /// Runs the rule on `records` in `representation`, starting from `given`.
         public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, given: Settings = .standard) {
-            guard let (folding, trials) = Self.trials(of: records, representation: representation, given: given) else {
-                (self.folding, floorCandidates, positionCandidates, chosen) = (nil, [], [], given)
+            guard let (folding, fold) = Self.folds(of: records), Self.cuts(fold) else {
+                (self.folding, representations, floorCandidates, positionCandidates) = (nil, [], [], [])
+                (chosen, chosenRepresentation) = (given, representation)
                 return
             }
             self.folding = folding
+            let factors = records.count <= Self.exponentStageLimit ? Self.exponentFactors : [1]
+            representations = factors.map { factor in
+                var candidate = representation
+                candidate.exponent = representation.exponent * factor
+                let label = factor == 1 ? "given" : "exponent × \(factor)"
+                return Self.stages(label: label, representation: candidate, in: Self.trials(of: records, fold: fold, representation: candidate, given: given), given: given)
+            }
+            let base = representations[0]
+            var best = 0
+            for index in representations.indices.dropFirst() {
+                let trial = representations[index].chosenFigures
+                guard trial.floorHitRate >= base.chosenFigures.floorHitRate - Self.floorMargin - 1e-12 else { continue }
+                if trial.mean < representations[best].chosenFigures.mean { best = index }
+            }
+            if representations[best].chosenFigures.mean >= base.chosenFigures.mean * Self.positionFactor { best = 0 }
+            let picked = representations[best]
+            (floorCandidates, positionCandidates, chosen, chosenRepresentation) =
+                (picked.floorCandidates, picked.positionCandidates, picked.chosen, picked.representation)
+        }
+
+        /// The fourth selection's two stages on folds built in `representation`.
+        static func stages(
+            label: String, representation: PoweredRSSI, in trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])], given: Settings
+        ) -> Stages {
             // Every floor candidate with every position candidate, scored in one pass.
             let floorGrid = Self.floorGrid(given)
             let grid = floorGrid.map { Self.positionGrid($0.1) }
             let figures = Self.figures(of: grid.map { $0.map(\.1) }, in: trials)
-            floorCandidates = floorGrid.indices.map {
+            let floorCandidates = floorGrid.indices.map {
                 Candidate(label: floorGrid[$0].0, settings: floorGrid[$0].1, figures: figures[$0][0])
             }
             let floorGiven = figures[0][0].floorHitRate
@@ -62,14 +114,17 @@ extension WiFiKNNLocator {
                 figures[$1][0].floorHitRate > figures[$0][0].floorHitRate ? $1 : $0
             }
             let floorChoice = figures[bestFloor][0].floorHitRate >= floorGiven + Self.floorMargin - 1e-12 ? bestFloor : 0
-            positionCandidates = grid[floorChoice].indices.map {
+            let positionCandidates = grid[floorChoice].indices.map {
                 Candidate(label: grid[floorChoice][$0].0, settings: grid[floorChoice][$0].1, figures: figures[floorChoice][$0])
             }
             let positionGiven = positionCandidates[0].figures.mean
             let bestPosition = positionCandidates.dropFirst().reduce(positionCandidates[0]) {
                 $1.figures.mean < $0.figures.mean ? $1 : $0
             }
-            chosen = bestPosition.figures.mean < positionGiven * Self.positionFactor ? bestPosition.settings : positionCandidates[0].settings
+            let chosen = bestPosition.figures.mean < positionGiven * Self.positionFactor ? bestPosition : positionCandidates[0]
+            return Stages(
+                label: label, representation: representation, floorCandidates: floorCandidates,
+                positionCandidates: positionCandidates, chosen: chosen.settings, chosenFigures: chosen.figures)
         }
 
         /// Stage 1's list: (floor voters, floor vote power) ∈ given, (3, 3), (7, 3), (5, 2), (5, 4).
@@ -114,22 +169,32 @@ extension WiFiKNNLocator {
             return (.blocks, records.indices.map { $0 * foldCount / records.count })
         }
 
+        /// Whether every fold keeps and holds out at least one row.
+        static func cuts(_ fold: [Int]) -> Bool {
+            (0..<foldCount).allSatisfy { number in fold.contains(number) && fold.contains { $0 != number } }
+        }
+
         /// Per fold, the locator built from the other folds and the held-out rows to position
         /// (at most `heldOutPerFold`, evenly spread); nil when the survey cannot be cut.
         static func trials(
             of records: [FingerprintRecord<Key>], representation: PoweredRSSI, given: Settings
         ) -> (Folding, [(WiFiKNNLocator, [FingerprintRecord<Key>])])? {
-            guard let (folding, fold) = folds(of: records) else { return nil }
-            var trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])] = []
-            for number in 0..<foldCount {
+            guard let (folding, fold) = folds(of: records), cuts(fold) else { return nil }
+            return (folding, trials(of: records, fold: fold, representation: representation, given: given))
+        }
+
+        /// Per fold of `fold` (which `cuts`), the locator built from the other folds in
+        /// `representation` and the held-out rows to position (at most `heldOutPerFold`, evenly spread).
+        static func trials(
+            of records: [FingerprintRecord<Key>], fold: [Int], representation: PoweredRSSI, given: Settings
+        ) -> [(WiFiKNNLocator, [FingerprintRecord<Key>])] {
+            (0..<foldCount).map { number in
                 let kept = zip(records, fold).filter { $0.1 != number }.map(\.0)
                 let held = zip(records, fold).filter { $0.1 == number }.map(\.0)
-                guard !kept.isEmpty, !held.isEmpty else { return nil }
                 let capped = held.count <= heldOutPerFold
                     ? held : (0..<heldOutPerFold).map { held[$0 * held.count / heldOutPerFold] }
-                trials.append((WiFiKNNLocator(records: kept, representation: representation, settings: given), capped))
+                return (WiFiKNNLocator(records: kept, representation: representation, settings: given), capped)
             }
-            return (folding, trials)
         }
 
         /// The figures of every settings in `grid` over every fold's held-out rows; a row that hears
@@ -199,12 +264,13 @@ extension WiFiKNNLocator {
         }
     }
 
-    /// Builds both indexes from `records` with the settings the survey chooses for itself
-    /// (``SiteChoice``, starting from `given`); the choice is returned beside the locator.
+    /// Builds both indexes from `records` in the representation and with the settings the survey
+    /// chooses for itself (``SiteChoice``, starting from `representation` and `given`); the choice
+    /// is returned beside the locator.
     public static func choosingSettings(
         records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, given: Settings = .standard
     ) -> (locator: Self, choice: SiteChoice) {
         let choice = SiteChoice(records: records, representation: representation, given: given)
-        return (Self(records: records, representation: representation, settings: choice.chosen), choice)
+        return (Self(records: records, representation: choice.chosenRepresentation, settings: choice.chosen), choice)
     }
 }

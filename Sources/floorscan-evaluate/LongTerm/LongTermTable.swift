@@ -30,7 +30,7 @@ struct LongTermTable {
         }
         if let settings = rows.first?.standard.details.settings {
             lines.append("")
-            lines.append("Default settings chosen by the survey (\(settings.chosenBy ?? "given")): k \(settings.k), ratio \(settings.neighbourRatio.map { fixed($0, 2) } ?? "none"), position power \(fixed(settings.positionPower, 1)), position from \(settings.positionFrom), floor voters \(settings.floorVoters), floor vote power \(fixed(settings.floorVotePower, 1)).")
+            lines.append("Default settings chosen by the survey (\(settings.chosenBy ?? "given")): exponent \(fixed(settings.exponent, 2)), k \(settings.k), ratio \(settings.neighbourRatio.map { fixed($0, 2) } ?? "none"), position power \(fixed(settings.positionPower, 1)), position from \(settings.positionFrom), floor voters \(settings.floorVoters), floor vote power \(fixed(settings.floorVotePower, 1)).")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -27,7 +27,7 @@ struct SelectCommand: ParsableCommand {
             let sites = datasets.map { dataset in
                 let records = dataset.samples.map(\.fingerprint)
                 let (choice, choiceSeconds) = CPUTime.onThisThread { WiFiKNNLocator<Int>.SiteChoice(records: records) }
-                let buildSeconds = CPUTime.onThisThread { WiFiKNNLocator(records: records, settings: choice.chosen) }.seconds
+                let buildSeconds = CPUTime.onThisThread { WiFiKNNLocator(records: records, representation: choice.chosenRepresentation, settings: choice.chosen) }.seconds
                 let cost = "\(dataset.name): \(records.count) samples, choice \(SuiteTable.fixed(choiceSeconds, digits: 3)) s "
                     + "+ index build \(SuiteTable.fixed(buildSeconds, digits: 3)) s of CPU\n"
                 FileHandle.standardError.write(Data(cost.utf8))

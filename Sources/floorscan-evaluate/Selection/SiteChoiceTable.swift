@@ -2,7 +2,8 @@ import Positioning
 
 /// `floorscan-evaluate select --per-site`'s output: for each train file, the fourth selection's
 /// cross-validated figures of every floor and position candidate (docs/wifi-fingerprinting.md,
-/// "Fourth selection") and the settings the rule chose for that site.
+/// "Fourth selection"), in the chosen exponent after the fifth selection's exponent rows (each
+/// exponent's own choice and its figures), and the settings the rule chose for that site.
 struct SiteChoiceTable {
     var sites: [(name: String, choice: WiFiKNNLocator<Int>.SiteChoice)]
 
@@ -12,6 +13,13 @@ struct SiteChoiceTable {
             guard let folding = choice.folding else {
                 lines.append("| \(name) | too small | | given | | | yes |")
                 continue
+            }
+            for trial in choice.representations {
+                let chosen = trial.representation == choice.chosenRepresentation ? "yes" : ""
+                lines.append(
+                    "| \(name) | \(folding.rawValue) | exponent | \(trial.label): \(SuiteTable.fixed(trial.representation.exponent, digits: 2)), "
+                        + "its choice \(Self.summary(trial.chosen)) | \(SuiteTable.fixed(trial.chosenFigures.mean, digits: 3)) | "
+                        + "\(SuiteTable.fixed(trial.chosenFigures.floorHitRate * 100, digits: 2)) | \(chosen) |")
             }
             let stages = [("floor", choice.floorCandidates), ("position", choice.positionCandidates)]
             for (stage, candidates) in stages {
@@ -24,6 +32,13 @@ struct SiteChoiceTable {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The floor and position settings in a few words.
+    static func summary(_ settings: WiFiKNNLocator<Int>.Settings) -> String {
+        let ratio = settings.neighbourDistanceRatio.isFinite ? SuiteTable.fixed(settings.neighbourDistanceRatio, digits: 2) : "inf"
+        return "floor \(settings.floorVoters)/\(Int(settings.floorVoteWeightPower)), "
+            + "\(settings.positionFromLocations ? "locations" : "samples") \(settings.neighbours), \(ratio), power \(Int(settings.positionWeightPower))"
     }
 
     /// Whether `candidate` carries the chosen settings of its stage (floor: voters and power;

@@ -119,6 +119,8 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
         var settings: WiFiKNNLocator<Int>.Settings? = nil
         /// How the settings were chosen, for the report.
         var settingsChosenBy: String? = nil
+        /// The representation the wifi-knn indexes were built in (the survey's choice unless `--fixed-settings`).
+        var representation: PoweredRSSI? = nil
     }
 
     func build(from training: [UJIIndoorLocSample]) -> BuiltLocator {
@@ -139,7 +141,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
             return BuiltLocator(
                 locator: knn, seconds: (ContinuousClock.now - started) / .seconds(1), indexBytes: knn.memoryBytes,
                 fingerprints: knn.samples.count, accessPoints: knn.samples.radioCount, settings: knn.settings,
-                settingsChosenBy: chosenBy)
+                settingsChosenBy: chosenBy, representation: knn.samples.representation)
         case .plainKNN:
             let reference = PlainKNNLocator(records: records)
             return BuiltLocator(
@@ -161,7 +163,7 @@ struct UJIIndoorLocEvaluation: ParsableCommand {
             metrics: UJIIndoorLocMetrics(trial),
             details: UJIIndoorLocReport.Details(
                 method: built.locator.method,
-                settings: built.settings.map { UJIIndoorLocReport.Settings($0, representation, chosenBy: built.settingsChosenBy) },
+                settings: built.settings.map { UJIIndoorLocReport.Settings($0, built.representation ?? representation, chosenBy: built.settingsChosenBy) },
                 testedOn: testedOn,
                 covered: covered.map(UJIIndoorLocMetrics.init),
                 heldOutGroups: heldOutGroups,

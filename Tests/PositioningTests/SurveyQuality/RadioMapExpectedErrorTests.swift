@@ -80,10 +80,11 @@ struct RadioMapExpectedErrorTests {
                         return [Self.ap(1): -35 - 0.6 * x + jitter, Self.ap(2): -35 - 0.6 * (Double(points - 1) * 3 - x) - jitter]
                     })
             })
-        let chosen = WiFiKNNLocator<Emitter>.SiteChoice(records: FingerprintRecord.wifiSurvey(of: map)).chosen
+        let choice = WiFiKNNLocator<Emitter>.SiteChoice(records: FingerprintRecord.wifiSurvey(of: map))
+        let chosen = choice.chosen
         try #require(chosen != .standard, "this survey must choose other settings than the standard ones")
         let estimated = map.withExpectedErrors().locations.map(\.expectedError)
-        #expect(estimated == map.withExpectedErrors(settings: chosen).locations.map(\.expectedError))
+        #expect(estimated == map.withExpectedErrors(settings: chosen, representation: choice.chosenRepresentation).locations.map(\.expectedError))
         #expect(estimated != map.withExpectedErrors(settings: .standard).locations.map(\.expectedError))
     }
 }

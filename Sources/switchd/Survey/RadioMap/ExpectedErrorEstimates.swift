@@ -3,7 +3,7 @@ import Positioning
 import ScanContract
 import SwitchdStore
 
-/// Every surveyed location's expected error (``RadioMap/withExpectedErrors(quantile:estimate:settings:)``),
+/// Every surveyed location's expected error (``RadioMap/withExpectedErrors(quantile:estimate:settings:representation:)``),
 /// estimated in the background once per survey version, so that no map request waits for it: it
 /// builds the Wi-Fi locator once per location fold, which takes minutes on a map of tens of
 /// thousands of samples.
