@@ -13,6 +13,11 @@
 /// committed (and is in the snapshot) or rolled back, so every row up to the mark is there to read
 /// and none can come later. The horizon is the greatest mark's numbers among such marks; it never
 /// goes down, since `xmin` never does and only marks that a greater settled mark covers are pruned.
+///
+/// Transaction IDs are the whole server's, so a snapshot's own `xmin` is held back by a
+/// transaction writing in *any* database of the server: another application's long job, or
+/// another test's. The horizon uses ``databaseXmin``, which leaves out the running transactions
+/// proven to belong to another database; one it cannot place counts as this database's.
 enum MeasurementFeedHorizon {
     /// Gives the transaction its ID now (PostgreSQL gives one at the first row written, which
     /// would be after the batch row's ID was taken).
@@ -44,9 +49,32 @@ enum MeasurementFeedHorizon {
     /// reading and batch at or below them is committed in it, and none can commit later.
     static func horizon(in sql: any StoreTransaction) throws -> (measurementSequence: Int64, batchID: Int64) {
         let row = try sql.row("""
-            SELECT COALESCE(MAX(measurement_sequence), 0) AS sequence, COALESCE(MAX(batch_id), 0) AS batch_id FROM feed_mark
-            WHERE next_xid <= pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            WITH \(databaseXmin)
+            SELECT COALESCE(MAX(measurement_sequence), 0) AS sequence, COALESCE(MAX(batch_id), 0) AS batch_id
+            FROM feed_mark, database_xmin WHERE next_xid <= database_xmin.xid
             """, [])
         return (try row?.int64("sequence") ?? 0, try row?.int64("batch_id") ?? 0)
     }
+
+    /// A `WITH` item, `database_xmin(xid)`: the lowest transaction ID running in the statement's
+    /// snapshot that may write in this database, or the snapshot's `xmax` when none. A running
+    /// transaction is left out only when `pg_locks` (read afresh, not the statistics' cached
+    /// view) shows its holder, the same virtual transaction as the lock on its own ID, holding a
+    /// lock in another database: a backend is connected to one database and locks only in it or
+    /// in the shared catalogs (database 0). One that ended since the snapshot, not yet holding
+    /// that lock, or seen locking nothing but shared objects counts as this database's.
+    /// `pg_locks` shows 32-bit IDs: the low 32 bits of the snapshot's 64-bit ones.
+    static let databaseXmin = """
+        database_xmin AS (
+            SELECT COALESCE(MIN(running.xid), pg_snapshot_xmax(pg_current_snapshot())::text::bigint) AS xid
+            FROM (SELECT xid::text::bigint AS xid FROM pg_snapshot_xip(pg_current_snapshot()) AS xid) AS running
+            WHERE running.xid % 4294967296 NOT IN (
+                SELECT own.transactionid::text::bigint FROM pg_locks AS own
+                JOIN pg_locks AS elsewhere ON elsewhere.virtualtransaction = own.virtualtransaction
+                WHERE own.locktype = 'transactionid' AND own.mode = 'ExclusiveLock' AND own.granted
+                    AND elsewhere.database <> 0
+                    AND elsewhere.database <> (SELECT oid FROM pg_database WHERE datname = current_database())
+            )
+        )
+        """
 }

@@ -113,6 +113,52 @@ struct PostgresFeedHorizonTests {
         }
     }
 
+    /// Transaction IDs are the server's: a transaction held open in another database of the same
+    /// server (another application, another test) must not hold this database's feed back.
+    @Test func aTransactionHeldOpenInAnotherDatabaseDoesNotHoldTheFeedBack() async throws {
+        let (server, strangerName) = try await freshPostgresDatabase()
+        let stranger = try await AppDatabase.open(postgres: try PostgresAddress(url: server.url(database: strangerName)), maxConnections: 1)
+        guard case .postgres(let strangerStore) = stranger.backend else { throw StoreError.corruptRow("the stranger is not on PostgreSQL") }
+        let release = DispatchSemaphore(value: 0)
+        do {
+            try await Self.withTwoInstances(maxConnections: 1) { a, _ in
+                let strangerRevision = try await PostgresIngestStoreTests.switchOn(stranger)
+                let held = Readings.batch([Readings.wifi(scan: 0)], revision: strangerRevision)
+                let (holding, hold) = AsyncStream.makeStream(of: Void.self)
+                let late = Task {
+                    try await AppDatabase.ingest([(held, Self.now, nil), (Readings.batch([Readings.wifi(scan: 1)], revision: strangerRevision), Self.now, nil)], stopEarly: {
+                        hold.yield()
+                        release.wait()
+                        return true
+                    }, on: strangerStore)
+                }
+                var waiting = holding.makeAsyncIterator()
+                _ = await waiting.next()
+
+                // The stranger's transaction has its ID and is running, below everything this
+                // database's ingest is given now.
+                let revision = try await PostgresIngestStoreTests.switchOn(a)
+                let readings = [Readings.wifi(scan: 0, rssi: -60), Readings.ble(scan: 0, rssi: -70, at: 1)]
+                let outcome = try await a.ingest(Readings.batch(readings, revision: revision), at: Self.now)
+                let last = try #require(outcome.lastSequence)
+                let slice = try await a.measurements(matching: MeasurementFilter(), after: 0, limit: 10)
+                #expect(slice.items.map(\.measurement) == readings, "this database's committed readings are read at once")
+                #expect(slice.endOfFeed == last)
+                #expect(try await a.lastBatchContacts(after: 0).lastBatchID > 0, "the batch rows, likewise")
+
+                release.signal()
+                _ = try await late.value
+                let strangerSlice = try await stranger.measurements(matching: MeasurementFilter(), after: 0, limit: 10)
+                #expect(strangerSlice.items.count == 1, "the stranger's own feed reads its batch once it commits")
+            }
+        } catch {
+            release.signal()
+            try await stranger.close()
+            throw error
+        }
+        try await stranger.close()
+    }
+
     @Test func readersFollowingTwoInstancesIngestingConcurrentlyReadEveryReadingOnceInOrder() async throws {
         try await Self.withTwoInstances(maxConnections: 3) { a, b in
             let revision = try await PostgresIngestStoreTests.switchOn(a)

@@ -55,7 +55,7 @@ struct PostgresIngestStoreTests {
             )
             #expect(beacon.items.map(\.measurement) == [readings[1]])
             let wifiAfterFirst = try await database.measurements(
-                matching: MeasurementFilter(scannerID: Self.scanner, kind: .wifi), after: slice.items[0].sequence, limit: 10
+                matching: MeasurementFilter(scannerID: Self.scanner, kind: .wifi), after: try #require(slice.items.first).sequence, limit: 10
             )
             #expect(wifiAfterFirst.items.map(\.measurement) == [readings[2]])
             let limited = try await database.measurements(matching: MeasurementFilter(), after: 0, limit: 2)
