@@ -78,6 +78,18 @@ public final class PostgresServer: @unchecked Sendable {
         return result.standardOutput
     }
 
+    /// Runs the SQL script at `path` with psql (`--file`, which also takes `COPY … FROM STDIN`
+    /// data inline, each ended by a line `\.`), stopping at the first error, in `database`.
+    ///
+    /// - Throws: ``HarnessError`` with psql's error output when a statement fails.
+    public func psql(file path: String, database: String) async throws {
+        let result = try await runToEnd(at: URL(fileURLWithPath: "\(Self.binaries)/psql"), [
+            "--no-psqlrc", "--host", socketDirectory, "--port", "\(port)", "--username", Self.user, "--dbname", database,
+            "--set", "ON_ERROR_STOP=1", "--quiet", "--file", path,
+        ])
+        guard result.status == 0 else { throw HarnessError("psql --file \(path) exited \(result.status): \(result.standardError)") }
+    }
+
     /// Stops the server (fast shutdown: connections are ended, nothing is flushed that need
     /// not be) and removes its folder.
     public func remove() async {

@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floorscan-bench",
         abstract: "Measures floorscan's speed targets on loopback with the real daemons.",
-        subcommands: [Standard.self, Fleet.self, DashboardHistory.self, Delivery.self],
+        subcommands: [Standard.self, Fleet.self, PostgresIngest.self, DashboardHistory.self, Delivery.self],
         defaultSubcommand: Standard.self
     )
 }
@@ -103,6 +103,40 @@ extension BenchCommand {
                 flips: flips, openFileLimit: openFileLimit, randomReadingIDs: randomReadingIDs, postgres: postgres
             ).run(in: folder)
             FleetReport(result: result).print()
+        }
+    }
+
+    /// The PostgreSQL twin of the ingest ratio (issue 35, item 3), beside SQLite's from the same run.
+    struct PostgresIngest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "postgres-ingest",
+            abstract: "Ingest rate of switchd on a throwaway PostgreSQL server against raw COPY of the same rows, beside SQLite's ratio from the same run."
+        )
+
+        @Option(help: "Readings to ingest through switchd (and to copy raw) per round.")
+        var ingestReadings = 100_000
+
+        @Option(help: "Readings per batch, for both ingest paths.")
+        var batchSize = 500
+
+        @Option(help: "Uploads in flight at once.")
+        var concurrency = 2
+
+        @Option(help: "Rounds per side; switchd and raw rounds alternate and are compared pair by pair.")
+        var rounds = 5
+
+        @Flag(help: "Leave out the SQLite ratio measured after the PostgreSQL one.")
+        var withoutSQLite = false
+
+        mutating func run() async throws {
+            let folder = try TemporaryFolder("bench-pg-ingest")
+            defer { folder.remove() }
+            guard PostgresServer.isInstalled else { throw HarnessError(PostgresServer.missing ?? "PostgreSQL is not installed") }
+            print("floorscan PostgreSQL ingest benchmark — binaries from \(Binaries.directory.path)")
+            let bench = IngestBench(readings: ingestReadings, batchSize: batchSize, concurrency: concurrency, rounds: rounds)
+            let postgres = try await PostgresIngestBench(bench: bench).run(in: folder)
+            let sqlite = withoutSQLite ? nil : try await bench.run(in: folder)
+            PostgresIngestReport(postgres: postgres, sqlite: sqlite).print()
         }
     }
 }

@@ -55,18 +55,22 @@ struct IngestBench {
     func run(in folder: TemporaryFolder) async throws -> Result {
         let switchd = try await SwitchdInstance.start(in: folder, label: "switchd-ingest", stateName: "switchd-ingest")
         defer { switchd.process.signal(SIGKILL) }
-        let api = switchd.adminClient()
+        let revision = try await Self.setUpSite(through: switchd.adminClient())
+
+        let result = try await withFleetHTTP(baseURL: switchd.baseURL, connections: concurrency) { http in
+            try await measureRounds(through: http, switchd: switchd, revision: revision, in: folder)
+        }
+        await switchd.process.terminate()
+        return result
+    }
+
+    /// A floor, room and location, and scanner `bench` surveying there; returns its switch's revision.
+    static func setUpSite(through api: APIClient) async throws -> Int {
         let floor = try await api.createFloor("Ingest floor")
         let room = try await api.createRoom("Ingest room", floor: floor)
         let spot = try await api.createLocation(in: room, x: 1, y: 2)
         _ = try await api.call("POST", "/v1/scanners", json: NewScanner(id: try ScannerID("bench"), name: "ingest benchmark"), as: Scanner.self)
-        let on = try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench")
-
-        let result = try await withFleetHTTP(baseURL: switchd.baseURL, connections: concurrency) { http in
-            try await measureRounds(through: http, switchd: switchd, revision: on.revision, in: folder)
-        }
-        await switchd.process.terminate()
-        return result
+        return try await api.patchSwitch(SwitchPatch(scanning: true, mode: .survey, locationID: .set(spot.id)), scanner: "bench").revision
     }
 
     /// The alternated rounds, switchd's posted through `http` with the admin token.
@@ -89,21 +93,7 @@ struct IngestBench {
             print("ingest round \(round)/\(rounds): \(bodies.count) batches × \(batchSize) readings through switchd, \(concurrency) in flight, then the same rows raw, alone and with their batch and summary …")
             let cpuBefore = try ProcessUsage.read(pid: switchd.process.pid)
             let clientBefore = try ProcessUsage.read(pid: getpid())
-            let start = DispatchTime.now().uptimeNanoseconds
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                for _ in 0..<min(concurrency, bodies.count) {
-                    let body = bodies[next]
-                    next += 1
-                    group.addTask { try await post(http, token: switchd.adminToken, body) }
-                }
-                while try await group.next() != nil, next < bodies.count {
-                    let body = bodies[next]
-                    next += 1
-                    group.addTask { try await post(http, token: switchd.adminToken, body) }
-                }
-            }
-            let seconds = milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
+            let seconds = try await postAll(bodies, through: http, token: switchd.adminToken)
             let cpuAfter = try ProcessUsage.read(pid: switchd.process.pid)
             let clientAfter = try ProcessUsage.read(pid: getpid())
             clientCPU.append((clientAfter.cpuSeconds - clientBefore.cpuSeconds) / Double(bodies.count * batchSize))
@@ -121,7 +111,26 @@ struct IngestBench {
         )
     }
 
-    private func post(_ http: FleetHTTP, token: String, _ body: Data) async throws {
+    /// Posts `bodies`, `concurrency` in flight at a time; returns the seconds it took.
+    func postAll(_ bodies: [Data], through http: FleetHTTP, token: String) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            for _ in 0..<min(concurrency, bodies.count) {
+                let body = bodies[next]
+                next += 1
+                group.addTask { try await post(http, token: token, body) }
+            }
+            while try await group.next() != nil, next < bodies.count {
+                let body = bodies[next]
+                next += 1
+                group.addTask { try await post(http, token: token, body) }
+            }
+        }
+        return milliseconds(from: start, to: DispatchTime.now().uptimeNanoseconds) / 1000
+    }
+
+    func post(_ http: FleetHTTP, token: String, _ body: Data) async throws {
         let answer = try await http.send(.POST, "/v1/measurements", token: token, body: body)
         guard answer.status == 201 else {
             throw HarnessError("ingest answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
@@ -130,7 +139,7 @@ struct IngestBench {
 
     /// Batches of alternating Wi-Fi and BLE readings 1 ms apart from `clock` on (which is moved
     /// past the last), encoded once up front so the client's JSON work is not timed.
-    private func makeBodies(revision: Int, count: Int, clock: inout Date) throws -> [Data] {
+    func makeBodies(revision: Int, count: Int, clock: inout Date) throws -> [Data] {
         let floor = SimulatedFloor.demo()
         var generator = SeededGenerator(seed: 1)
         let encoder = JSONCoding.encoder()
