@@ -125,7 +125,8 @@ extension BenchCommand {
         @Option(help: "Rounds per side; switchd and raw rounds alternate and are compared pair by pair.")
         var rounds = 5
 
-        @Flag(help: "Leave out the SQLite ratio measured after the PostgreSQL one.")
+        // Spelled out: ArgumentParser would make `--without-sq-lite` of the property's name.
+        @Flag(name: .customLong("without-sqlite"), help: "Leave out the SQLite ratio measured after the PostgreSQL one.")
         var withoutSQLite = false
 
         mutating func run() async throws {
