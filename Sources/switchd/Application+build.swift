@@ -163,7 +163,9 @@ func buildRouter(
     TokensController(database: database).addRoutes(to: routes)
     EventsController(database: database, feed: feeds.events, subscribers: metrics.subscribers(feed: "events")).addRoutes(to: routes)
     WebhooksController(database: database, destinations: settings.webhookDestinations, maxWebhooks: settings.limits.maxWebhooks).addRoutes(to: routes)
-    IntegrationsController(database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory)).addRoutes(to: routes)
+    IntegrationsController(
+        database: database, mqtt: mqtt ?? MQTTStatus(broker: nil, factory: metrics.factory), now: dependencies.wallClock.now
+    ).addRoutes(to: routes)
     let tracker = TagTracker(database: database)
     let windows = TagWindowCloser(tracker: tracker, clock: clock, logger: logger) { [feeds] positions in
         if let last = positions.last { await feeds.tagPositions.publish(upTo: last.id) }

@@ -241,6 +241,7 @@ struct ServeCommand: AsyncParsableCommand {
             break
         }
         TagKeyFile.checkOpens(try await database.sealedTagKeys(), with: tagKeys, stateDirectory: settings.stateDirectory, logger: logger)
+        try await MQTTClusterAgreement.check(settings.mqtt, database: database, now: Date())
         let app = buildApplication(SwitchdDependencies(
             settings: settings, database: database, logger: logger, adminFiles: adminFiles, visitFiles: visitFiles,
             metrics: metrics, systemd: systemd, tls: tls, tlsPin: tlsPin, mqttTLS: mqttTLS, tagKeys: tagKeys

@@ -14,11 +14,14 @@ struct MQTTIntegration: Sendable {
     let publisher: MQTTPublisher?
     /// Feeds presence events into ``outbox``; nil without a broker.
     let presenceRelay: MQTTPresenceRelay?
+    /// Stores the leader's status for the other instances; on PostgreSQL with a broker only.
+    let statusRecorder: MQTTStatusRecorder?
 
-    /// The publisher (with the switch commands it receives) and the presence relay: what must
-    /// run on one switchd of a cluster at a time; empty without a broker.
+    /// The publisher (with the switch commands it receives), the presence relay and, on
+    /// PostgreSQL, the status recorder: what must run on one switchd of a cluster at a time;
+    /// empty without a broker.
     var services: [any Service] {
-        [publisher as (any Service)?, presenceRelay].compactMap { $0 }
+        [publisher as (any Service)?, presenceRelay, statusRecorder].compactMap { $0 }
     }
 
     init(
@@ -30,8 +33,11 @@ struct MQTTIntegration: Sendable {
             outbox = nil
             publisher = nil
             presenceRelay = nil
+            statusRecorder = nil
             return
         }
+        statusRecorder = database.runsOnPostgres
+            ? MQTTStatusRecorder(status: self.status, database: database, settings: settings, logger: logger, clock: clock, now: now) : nil
         let topics = settings.topics
         let outbox = MQTTOutbox(database: database, topics: topics, status: self.status)
         self.outbox = outbox

@@ -103,6 +103,81 @@ struct PostgresMQTTBridgeTests {
         await broker.remove()
     }
 
+    /// Every instance answers `GET /v1/integrations/mqtt` for the cluster: the follower with
+    /// what the leader stored (``MQTTStatusRecorder``), naming it, and as not connected once that
+    /// is older than a live leader's; a stored status it cannot read is left aside. An instance
+    /// configured with another client ID or broker than the live leader's is refused at start
+    /// (``MQTTClusterAgreement``), and accepted once no leader lives.
+    @Test func everyInstanceAnswersForTheBridgeAndAnotherClientIDIsRefused() async throws {
+        let broker = try await MosquittoBroker()
+        let (databaseA, databaseB) = try await twoPostgresInstances(maxConnections: 4)
+        let adminToken = try await issueToken(databaseA, .admin, name: "mqtt bridge status tests")
+        let a = try await BridgeInstance.started(database: databaseA, broker: broker, adminToken: adminToken)
+        #expect(await a.nextMQTTStanding() == .leading)
+        await a.status.wait { $0.connected }
+        let wallB = SetWallClock(Date())
+        let b = try await BridgeInstance.started(database: databaseB, broker: broker, adminToken: adminToken, wallClock: wallB.wallClock)
+        #expect(await b.nextMQTTStanding() == .following)
+
+        // B never connected; it answers with A's stored status once A has stored it connected.
+        var answer = try await Self.mqttAnswer(b)
+        while !answer.connected {
+            try await Task.sleep(for: .milliseconds(20))
+            answer = try await Self.mqttAnswer(b)
+        }
+        #expect(await b.status.report().connections == 0)
+        #expect(answer.enabled && answer.connections == 1 && answer.broker == "mqtt://127.0.0.1:\(broker.port)")
+        #expect(answer.reportedBy == MQTTStatusRecorder.thisInstance && answer.reportedAt != nil)
+        #expect((answer.published["switch"] ?? 0) >= 1, "what A published, counted by A")
+        let fromLeader = try await Self.mqttAnswer(a)
+        #expect(fromLeader.connected && fromLeader.reportedBy == nil, "the leader answers from memory")
+
+        // Started now with another client ID or broker: refused, naming the option and the leader's.
+        let ours = a.switchd.settings
+        try await MQTTClusterAgreement.check(ours, database: databaseB, now: Date())
+        var otherID = ours
+        otherID.clientID = "floorscan-elsewhere"
+        await #expect(throws: MQTTClusterAgreement.Disagreement.self) {
+            try await MQTTClusterAgreement.check(otherID, database: databaseB, now: Date())
+        }
+        do {
+            try await MQTTClusterAgreement.check(otherID, database: databaseB, now: Date())
+        } catch {
+            #expect("\(error)".contains("--mqtt-client-id floorscan-elsewhere") && "\(error)".contains(ours.clientID))
+        }
+        var otherBroker = ours
+        otherBroker.broker = try MQTTBroker(url: "mqtt://127.0.0.2:\(broker.port)")
+        do {
+            try await MQTTClusterAgreement.check(otherBroker, database: databaseB, now: Date())
+            Issue.record("another broker was accepted")
+        } catch {
+            #expect("\(error)".contains("--mqtt-broker mqtt://127.0.0.2"))
+        }
+        // Once the stored status is older than a live leader's, nothing is compared, and B says
+        // the bridge is not connected.
+        let later = Date().addingTimeInterval(MQTTStatusRecorder.staleAfter + 60)
+        try await MQTTClusterAgreement.check(otherID, database: databaseB, now: later)
+        wallB.set(later)
+        let stale = try await Self.mqttAnswer(b)
+        #expect(!stale.connected && stale.connectedSince == nil && stale.reportedBy != nil)
+        wallB.set(Date())
+
+        // A stored status that is not a report: B answers with its own, and keeps serving.
+        try await databaseB.saveMQTTBridgeStatus(MQTTBridgeStatus(
+            instance: "elsewhere", broker: ours.broker.description, clientID: ours.clientID, report: "{not a report", updated: Date()
+        ))
+        let own = try await Self.mqttAnswer(b)
+        #expect(own.reportedBy == nil && own.connections == 0)
+
+        try await a.stop()
+        try await b.stop()
+        await broker.remove()
+    }
+
+    static func mqttAnswer(_ instance: BridgeInstance) async throws -> MQTTStatus.Report {
+        try await instance.switchd.client.call("GET", "/v1/integrations/mqtt", as: MQTTStatus.Report.self)
+    }
+
     /// The server ends the session holding the `mqtt` lock, as when the leader's machine or
     /// network dies: the leader stops publishing, and whichever instance leads next connects
     /// and publishes the retained state again.
@@ -168,7 +243,7 @@ struct PostgresMQTTBridgeTests {
 
 /// One switchd on PostgreSQL publishing to `broker` (commands accepted), running until ``stop()``,
 /// with what its `mqtt` election reports.
-private struct BridgeInstance {
+struct BridgeInstance {
     let switchd: MQTTSwitchd
     let database: AppDatabase
     let serviceGroup: ServiceGroup

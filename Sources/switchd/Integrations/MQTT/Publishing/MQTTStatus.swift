@@ -17,6 +17,11 @@ actor MQTTStatus {
         var outboxDepth: Int
         /// Messages the broker has taken, by kind (`position`, `switch`, `discovery`, …).
         var published: [String: Int]
+        /// On PostgreSQL, an instance that does not lead the cluster's `mqtt` election answers
+        /// with what the leader stored: which instance that is, and when it stored it (nil on
+        /// SQLite and on the leader, which answers from memory).
+        var reportedBy: String?
+        var reportedAt: Date?
     }
 
     /// Raised on every change of the report, for whoever waits for one (tests, the admin page's feed).
@@ -32,6 +37,9 @@ actor MQTTStatus {
     private var connections = 0
     private var published: [String: Int] = [:]
     private var outboxDepth = 0
+    /// Whether this instance leads the cluster's `mqtt` election (``MQTTStatusRecorder``);
+    /// on SQLite nothing sets it.
+    private(set) var isLeading = false
 
     init(broker: MQTTBroker?, factory: any MetricsFactory) {
         self.broker = broker?.description
@@ -71,6 +79,10 @@ actor MQTTStatus {
             if condition(report()) { return }
             await changes.wait(untilAbove: seen)
         }
+    }
+
+    func lead(_ leading: Bool) {
+        isLeading = leading
     }
 
     func outbox(depth: Int) async {
