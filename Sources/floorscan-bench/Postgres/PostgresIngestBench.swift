@@ -13,6 +13,11 @@ struct PostgresIngestBench {
         var switchdPerSecond: [Double]
         var rawPerSecond: [Double]
         var likePerSecond: [Double]
+        /// On disk per stored reading in switchd's database after the rounds: the `measurement`
+        /// table with its indexes and TOAST, and everything else ingest writes (batch rows,
+        /// emitter cells, feed marks), for the growth a day of readings brings.
+        var measurementBytesPerReading: Double = 0
+        var otherIngestBytesPerReading: Double = 0
         var pairRatios: [Double] { zip(switchdPerSecond, rawPerSecond).map { $0 / $1 } }
         var likePairRatios: [Double] { zip(switchdPerSecond, likePerSecond).map { $0 / $1 } }
     }
@@ -67,6 +72,15 @@ struct PostgresIngestBench {
             return result
         }
         _ = await switchd.process.terminate()
-        return result
+        var measured = result
+        let sizes = try await server.psql("""
+            SELECT pg_total_relation_size('measurement')::float8 / GREATEST(COUNT(*), 1) || '|' ||
+                (pg_total_relation_size('batch') + pg_total_relation_size('emitter_cell') + pg_total_relation_size('feed_mark'))::float8 / GREATEST(COUNT(*), 1)
+            FROM measurement
+            """, database: live).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Double($0) }
+        if sizes.count == 2 {
+            (measured.measurementBytesPerReading, measured.otherIngestBytesPerReading) = (sizes[0], sizes[1])
+        }
+        return measured
     }
 }

@@ -22,6 +22,10 @@ struct PostgresIngestReport {
                 + " (rounds: \(listed(postgres.likePairRatios)))",
             String(format: "PostgreSQL: ingest ratio switchd / raw readings only: %.2f", median(postgres.pairRatios))
                 + " (rounds: \(listed(postgres.pairRatios)))",
+            String(
+                format: "PostgreSQL: on disk per stored reading: %.0f bytes in measurement (with its indexes), %.0f more in batch, emitter_cell and feed_mark",
+                postgres.measurementBytesPerReading, postgres.otherIngestBytesPerReading
+            ),
         ]
         if let sqlite {
             lines += [
@@ -38,6 +42,8 @@ struct PostgresIngestReport {
         var json: [String: Double] = [
             "postgresIngestPerSecond": median(postgres.switchdPerSecond), "postgresRawCopyPerSecond": median(postgres.rawPerSecond),
             "postgresRawLikeSwitchdPerSecond": median(postgres.likePerSecond),
+            "postgresMeasurementBytesPerReading": postgres.measurementBytesPerReading,
+            "postgresOtherIngestBytesPerReading": postgres.otherIngestBytesPerReading,
             "postgresIngestRatioLikeForLike": median(postgres.likePairRatios), "postgresIngestRatio": median(postgres.pairRatios),
         ]
         if let sqlite {
