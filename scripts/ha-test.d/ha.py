@@ -241,12 +241,7 @@ def check(args):
         print(f"    {datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime('%H:%M:%S.%f')[:-3]}Z  {state}")
 
     print(f"==> deleting tag {args.tag} through switchd (DELETE /v1/tags/{args.tag}) removes its entities and device")
-    with open(args.auth_header) as f:
-        name, value = f.read().strip().split(": ", 1)
-    request = urllib.request.Request(f"{args.api}/v1/tags/{args.tag}", method="DELETE", headers={name: value})
-    with urllib.request.urlopen(request) as response:
-        if response.status != 204:
-            raise SystemExit(f"FAIL: DELETE /v1/tags/{args.tag} answered {response.status}")
+    admin_call(args, "DELETE", f"/v1/tags/{args.tag}", expect=204)
     wait_for(
         f"no entity of {tag_node} is left in the entity registry", time.monotonic() + args.timeout,
         lambda: not any(u.startswith(tag_node + "_") for u in ha.entities()),
@@ -257,6 +252,22 @@ def check(args):
         and not any(["mqtt", tag_node] in d["identifiers"] for d in ha.devices()),
     )
     print(f"==> Home Assistant checks passed in {time.monotonic() - start:.0f} s")
+
+
+def admin_call(args, method, path, body=None, expect=200):
+    """switchd's answer (JSON, or None when empty) to an admin request; fails on another status."""
+    with open(args.auth_header) as f:
+        name, value = f.read().strip().split(": ", 1)
+    headers = {name: value, "Content-Type": "application/json"}
+    request = urllib.request.Request(f"{args.api}{path}", method=method, headers=headers, data=json.dumps(body).encode() if body else None)
+    try:
+        with urllib.request.urlopen(request) as response:
+            if response.status != expect:
+                raise SystemExit(f"FAIL: {method} {path} answered {response.status}, not {expect}")
+            text = response.read()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"FAIL: {method} {path} answered {error.code}: {error.read().decode(errors='replace')}")
 
 
 def post_telemetry(args, millivolts):
@@ -323,6 +334,19 @@ def check_battery(ha, args, beacon_node, battery_ok, battery_low):
     states = [state for _, state in state_changes(ha.history(low_id))]
     if states != ["off", "on"]:
         raise SystemExit(f"FAIL: {low_id} went {states}, not off then on")
+
+    renamed = "Lobby beacon"
+    print(f"==> renaming beacon {args.beacon} {renamed!r} (PUT /v1/beacons/{args.beacon}, name metadata) renames its device")
+    beacon = admin_call(args, "GET", f"/v1/beacons/{args.beacon}")
+    new = {key: beacon[key] for key in ("uuid", "major", "minor", "floorID", "x", "y", "z", "measuredPower")}
+    new["metadata"] = {**beacon.get("metadata", {}), "name": renamed}
+    admin_call(args, "PUT", f"/v1/beacons/{args.beacon}", new)
+
+    def device_name():
+        return next((d["name"] for d in ha.devices() if ["mqtt", beacon_node] in d["identifiers"]), None)
+
+    wait_for(f"the device {beacon_node} is named {renamed!r} in the device registry", time.monotonic() + args.timeout,
+             lambda: device_name() == renamed, seen=lambda: repr(device_name()))
 
 
 def is_number(text):
