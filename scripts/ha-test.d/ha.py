@@ -5,6 +5,7 @@ window's end to a subscriber. Run with the Home Assistant venv's Python (paho-mq
     ha.py configure CONFIG --http-port N --mqtt-port N
     ha.py latency --mqtt-port N --out FILE          (until SIGTERM)
     ha.py check CONFIG --api URL --auth-header FILE --tag ID --moving ID --fixed ID,ID,... --rooms A,B
+                --beacon ID --beacon-identity JSON --telemetry-from SCANNER --telemetry-token-file FILE --battery-low-mv N
 
 Every wait polls for a state with a deadline; none is a fixed sleep.
 """
@@ -17,6 +18,7 @@ import signal
 import sqlite3
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 
@@ -145,8 +147,9 @@ class HomeAssistant:
         return history[-1] if history else None
 
 
-def wait_for(what, deadline, probe, every=0.5):
-    """Polls `probe` until it returns something truthy; fails naming `what` at `deadline`."""
+def wait_for(what, deadline, probe, every=0.5, seen=None):
+    """Polls `probe` until it returns something truthy; fails naming `what` at `deadline`, with
+    what `seen()` says was there instead when given."""
     start = time.monotonic()
     while True:
         result = probe()
@@ -154,7 +157,8 @@ def wait_for(what, deadline, probe, every=0.5):
             print(f"    ok after {time.monotonic() - start:5.1f} s: {what}", flush=True)
             return result
         if time.monotonic() >= deadline:
-            raise SystemExit(f"FAIL: {what} (gave up after {time.monotonic() - start:.0f} s)")
+            instead = f"; instead: {seen()}" if seen else ""
+            raise SystemExit(f"FAIL: {what} (gave up after {time.monotonic() - start:.0f} s{instead})")
         time.sleep(every)
 
 
@@ -169,10 +173,17 @@ def check(args):
     fixed = args.fixed.split(",")
     tag_node = f"floorscan_tag_{args.tag}"
     moving = node(args.moving)
+    beacon_node = f"floorscan_beacon_{args.beacon}"
+    battery_ok, battery_low = args.battery_low_mv + 300, args.battery_low_mv - 300
     start = time.monotonic()
 
-    print("==> Home Assistant's entity registry: the moving scanner's tracker, three receivers, the tag's tracker")
+    print(f"==> receiver {args.telemetry_from} forwards beacon {args.beacon}'s Eddystone-TLM: battery {battery_ok} mV"
+          f" (threshold {args.battery_low_mv} mV)")
+    post_telemetry(args, battery_ok)
+
+    print("==> Home Assistant's entity registry: the moving scanner's tracker, three receivers, the tag's tracker, the beacon's battery")
     wanted = [f"{moving}_location", f"{tag_node}_location", f"{tag_node}_room_probability"] + [f"{node(s)}_connected" for s in fixed]
+    wanted += [f"{beacon_node}_battery_voltage", f"{beacon_node}_battery_low"]
     entities = wait_for(
         "every expected entity is registered", start + args.timeout,
         lambda: (lambda found: found if all(w in found for w in wanted) else None)(ha.entities()),
@@ -200,11 +211,13 @@ def check(args):
         connected = entity_id(f"{node(scanner)}_connected")
         wait_for(f"{connected} is on", time.monotonic() + args.timeout, lambda: (ha.latest(connected) or (0, ""))[1] == "on")
 
+    check_battery(ha, args, beacon_node, battery_ok, battery_low)
+
     print(f"==> the tag's tracker follows it from {rooms[0]!r} to {rooms[1]!r}")
     tag_tracker = entity_id(f"{tag_node}_location")
 
     def moved():
-        changes = room_changes(ha.history(tag_tracker))
+        changes = state_changes(ha.history(tag_tracker))
         names = [state for _, state in changes]
         if rooms[0] in names and rooms[1] in names[names.index(rooms[0]):]:
             return changes
@@ -228,12 +241,7 @@ def check(args):
         print(f"    {datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime('%H:%M:%S.%f')[:-3]}Z  {state}")
 
     print(f"==> deleting tag {args.tag} through switchd (DELETE /v1/tags/{args.tag}) removes its entities and device")
-    with open(args.auth_header) as f:
-        name, value = f.read().strip().split(": ", 1)
-    request = urllib.request.Request(f"{args.api}/v1/tags/{args.tag}", method="DELETE", headers={name: value})
-    with urllib.request.urlopen(request) as response:
-        if response.status != 204:
-            raise SystemExit(f"FAIL: DELETE /v1/tags/{args.tag} answered {response.status}")
+    admin_call(args, "DELETE", f"/v1/tags/{args.tag}", expect=204)
     wait_for(
         f"no entity of {tag_node} is left in the entity registry", time.monotonic() + args.timeout,
         lambda: not any(u.startswith(tag_node + "_") for u in ha.entities()),
@@ -246,7 +254,110 @@ def check(args):
     print(f"==> Home Assistant checks passed in {time.monotonic() - start:.0f} s")
 
 
-def room_changes(history):
+def admin_call(args, method, path, body=None, expect=200):
+    """switchd's answer (JSON, or None when empty) to an admin request; fails on another status."""
+    with open(args.auth_header) as f:
+        name, value = f.read().strip().split(": ", 1)
+    headers = {name: value, "Content-Type": "application/json"}
+    request = urllib.request.Request(f"{args.api}{path}", method=method, headers=headers, data=json.dumps(body).encode() if body else None)
+    try:
+        with urllib.request.urlopen(request) as response:
+            if response.status != expect:
+                raise SystemExit(f"FAIL: {method} {path} answered {response.status}, not {expect}")
+            text = response.read()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"FAIL: {method} {path} answered {error.code}: {error.read().decode(errors='replace')}")
+
+
+def post_telemetry(args, millivolts):
+    """POST /v1/sightings with the scanner token of `args.telemetry_from`, as that listening
+    receiver forwards the latest TLM of a registered beacon: a batch with `telemetry` and no
+    sightings (made-up RSSI from a placed receiver would move its receive-offset calibration)."""
+    with open(args.telemetry_token_file) as f:
+        token = f.readline().strip()
+    heard_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    batch = {"scannerID": args.telemetry_from, "sightings": [], "telemetry": [{
+        "identity": json.loads(args.beacon_identity), "heardAt": heard_at, "batteryMillivolts": millivolts,
+        "temperatureCelsius": 21.5, "advertisementCount": 123456, "uptimeSeconds": 86400.0,
+    }]}
+    request = urllib.request.Request(
+        f"{args.api}/v1/sightings", method="POST", data=json.dumps(batch).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request) as response:
+            if response.status != 201:
+                raise SystemExit(f"FAIL: POST /v1/sightings with telemetry answered {response.status}")
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"FAIL: POST /v1/sightings with telemetry answered {error.code}: {error.read().decode(errors='replace')}")
+
+
+def check_battery(ha, args, beacon_node, battery_ok, battery_low):
+    """The beacon's voltage sensor shows what its TLM said, in mV; its battery binary_sensor is
+    off (not low), then on once a report crosses below the threshold, and nothing else between."""
+    entities = ha.entities()
+    voltage, low = entities[f"{beacon_node}_battery_voltage"], entities[f"{beacon_node}_battery_low"]
+    for entity, device_class in ((voltage, "voltage"), (low, "battery")):
+        if entity.get("original_device_class") != device_class:
+            raise SystemExit(f"FAIL: {entity['entity_id']} has device class {entity.get('original_device_class')!r}, not {device_class!r}")
+    voltage_id, low_id = voltage["entity_id"], low["entity_id"]
+    print(f"==> the beacon's battery: {voltage_id} (device class voltage) shows {battery_ok} mV, {low_id} (device class battery) is off")
+
+    def shows(entity_id, state, **attributes):
+        latest = ha.latest(entity_id)
+        return latest if latest and latest[1] == state and all(latest[2].get(k) == v for k, v in attributes.items()) else None
+
+    def seen(entity_id):
+        return lambda: (lambda latest: f"{latest[1]!r} {latest[2]}" if latest else "no state recorded")(ha.latest(entity_id))
+
+    def voltage_shows(millivolts):
+        """The voltage sensor's latest state is `millivolts` ("2800" or "2800.0"), in mV."""
+        def probe():
+            latest = ha.latest(voltage_id)
+            if latest and is_number(latest[1]) and float(latest[1]) == millivolts:
+                return shows(voltage_id, latest[1], unit_of_measurement="mV", device_class="voltage")
+            return None
+        return probe
+
+    wait_for(f"{voltage_id} = {battery_ok} mV", time.monotonic() + args.timeout, voltage_shows(battery_ok), seen=seen(voltage_id))
+    wait_for(f"{low_id} is off", time.monotonic() + args.timeout, lambda: shows(low_id, "off", device_class="battery"), seen=seen(low_id))
+
+    print(f"==> receiver {args.telemetry_from} forwards {battery_low} mV: below {args.battery_low_mv} mV, {low_id} turns on (low)")
+    post_telemetry(args, battery_low)
+    wait_for(f"{voltage_id} = {battery_low} mV", time.monotonic() + args.timeout, voltage_shows(battery_low), seen=seen(voltage_id))
+    wait_for(f"{low_id} is on", time.monotonic() + args.timeout, lambda: shows(low_id, "on", device_class="battery"), seen=seen(low_id))
+    for entity_id in (voltage_id, low_id):
+        changes = state_changes(ha.history(entity_id))
+        print(f"    {entity_id}: " + ", ".join(
+            f"{state} at {datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime('%H:%M:%S.%f')[:-3]}Z" for ts, state in changes))
+    states = [state for _, state in state_changes(ha.history(low_id))]
+    if states != ["off", "on"]:
+        raise SystemExit(f"FAIL: {low_id} went {states}, not off then on")
+
+    renamed = "Lobby beacon"
+    print(f"==> renaming beacon {args.beacon} {renamed!r} (PUT /v1/beacons/{args.beacon}, name metadata) renames its device")
+    beacon = admin_call(args, "GET", f"/v1/beacons/{args.beacon}")
+    new = {key: beacon[key] for key in ("uuid", "major", "minor", "floorID", "x", "y", "z", "measuredPower")}
+    new["metadata"] = {**beacon.get("metadata", {}), "name": renamed}
+    admin_call(args, "PUT", f"/v1/beacons/{args.beacon}", new)
+
+    def device_name():
+        return next((d["name"] for d in ha.devices() if ["mqtt", beacon_node] in d["identifiers"]), None)
+
+    wait_for(f"the device {beacon_node} is named {renamed!r} in the device registry", time.monotonic() + args.timeout,
+             lambda: device_name() == renamed, seen=lambda: repr(device_name()))
+
+
+def is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def state_changes(history):
     """(time, state) each time the state changed, unavailable and unknown left out."""
     changes = []
     for ts, state, _ in history:
@@ -295,6 +406,11 @@ def main():
     p.add_argument("--fixed", required=True)
     p.add_argument("--rooms", required=True)
     p.add_argument("--timeout", type=float, default=120, help="seconds each wait may take")
+    p.add_argument("--beacon", type=int, required=True, help="the registered beacon whose telemetry is forwarded")
+    p.add_argument("--beacon-identity", required=True, help="its identity as a sightings batch names it (JSON)")
+    p.add_argument("--telemetry-from", required=True, help="the receiver (scanner ID) that forwards it")
+    p.add_argument("--telemetry-token-file", required=True, help="that receiver's scanner token")
+    p.add_argument("--battery-low-mv", type=int, required=True, help="switchd's --battery-low-millivolts")
     p.add_argument("--tag-timeout", type=float, default=180, help="seconds the tag's walk may take to show")
     p.set_defaults(run=check)
     args = parser.parse_args()

@@ -4,7 +4,8 @@ import SwitchdStore
 
 /// Tags' and beacons' telemetry: each one's latest, retained on `<prefix>/tags/<id>/telemetry`
 /// or `<prefix>/beacons/<id>/telemetry`, with its battery entities announced (discovery when
-/// on) the first time it has some, and removed when it is gone.
+/// on) the first time it has some and again when the tag or beacon is renamed (a beacon's
+/// device in Home Assistant is made of them alone), and removed when it is gone.
 extension MQTTStatePublisher {
     /// Reads every tag's and beacon's latest telemetry and publishes what changed since the
     /// last read.
@@ -18,12 +19,15 @@ extension MQTTStatePublisher {
             if let discovery { messages += discovery.removeBattery(of: gone) }
             state.telemetry[gone] = nil
         }
-        for entry in entries where state.telemetry[entry.subject] != entry.telemetry {
-            if state.telemetry[entry.subject] == nil, let discovery {
+        for entry in entries where state.telemetry[entry.subject] != entry {
+            let published = state.telemetry[entry.subject]
+            if published?.name != entry.name, let discovery {
                 messages += try discovery.announceBattery(of: entry.subject, named: entry.name, state: telemetryTopic(of: entry.subject))
             }
-            messages.append(try .json(entry.telemetry, topic: telemetryTopic(of: entry.subject), retain: true))
-            state.telemetry[entry.subject] = entry.telemetry
+            if published?.telemetry != entry.telemetry {
+                messages.append(try .json(entry.telemetry, topic: telemetryTopic(of: entry.subject), retain: true))
+            }
+            state.telemetry[entry.subject] = entry
         }
         try await publishAll(messages, kind: "telemetry")
     }

@@ -45,8 +45,9 @@ struct PublishedState: Sendable {
     var tagRooms: [Int64: String] = [:]
     /// When each tag was last located, and what was published of that.
     var tagContacts = Contacts<Int64>()
-    /// The telemetry published of each tag and beacon.
-    var telemetry: [TelemetrySubject: EmitterTelemetry] = [:]
+    /// The telemetry published of each tag and beacon, with the name its battery entities were
+    /// announced under.
+    var telemetry: [TelemetrySubject: TelemetryEntry] = [:]
     var telemetryMark: Int64 = -1
 
     /// Forgets everything published of a deleted scanner: one registered again under its ID
