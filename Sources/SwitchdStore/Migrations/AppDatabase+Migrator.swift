@@ -44,6 +44,7 @@ extension AppDatabase {
             ("v5-scanner-settings", SchemaScannerSettings.settings),
             ("v5-beacon-telemetry", SchemaBeaconTelemetry.telemetry),
             ("v5-feed-marks", SchemaFeedMarks.marks),
+            ("v5-beacon-new-scanner", SchemaBeaconNewScanner.newScanner),
         ]
         for (identifier, sql) in history {
             migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
