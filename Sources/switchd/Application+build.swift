@@ -75,7 +75,10 @@ private func integrationServices(
     [
         PresenceService(database: database, rules: settings.presence, feeds: feeds, clock: clock, logger: logger),
         ScannerOfflineService(database: database, feeds: feeds, silence: settings.scannerOfflineAfter, clock: clock, now: now, logger: logger),
-        BeaconSilenceService(database: database, feeds: feeds, silence: settings.beaconSilentAfter, fade: settings.beaconFade, logger: logger),
+        BeaconSilenceService(
+            database: database, feeds: feeds, silence: settings.beaconSilentAfter, fade: settings.beaconFade, newAfter: settings.beaconNewAfter,
+            logger: logger
+        ),
         WebhookDeliveryService(
             database: database, retry: settings.webhookRetry, destinations: settings.webhookDestinations, feeds: feeds, clock: clock, logger: logger
         ),

@@ -53,6 +53,9 @@ struct Settings: Sendable {
     /// How long no scanner that heard a beacon may go without hearing it before it is silent.
     var beaconSilentAfter: Duration = .seconds(defaultBeaconSilentAfterSeconds)
     static let defaultBeaconSilentAfterSeconds = 3600.0
+    /// How long a placed scanner must not have heard a beacon for hearing it to be news (`beaconNewScanner`).
+    var beaconNewAfter: Duration = .seconds(defaultBeaconNewAfterSeconds)
+    static let defaultBeaconNewAfterSeconds = 604_800.0
     /// When a beacon's signal has faded.
     var beaconFade = BeaconFadeRule()
     /// When failed webhook deliveries are retried and given up.

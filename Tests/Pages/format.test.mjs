@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  beaconLabel, contentLanguages, decibels, deliveryLine, healthText, identityFromText, identityToText, metadataFromText,
+  beaconEventText, beaconLabel, contentLanguages, decibels, deliveryLine, healthText, identityFromText, identityToText, metadataFromText,
   metadataToText, needsAttention, nextFreeMinor, offsetText, problemText, referenceLine, scannerLabel, tagWhere, webhookLine,
 } from '../../share/admin/js/format.js';
 
@@ -105,4 +105,13 @@ test('a tag recorded at a spot shows its progress, then what it recorded', () =>
     'Recording Bike 7 at (3.00 m, 4.26 m): 2 of 5 windows, heard by door, hall. Hold it still.');
   assert.equal(referenceLine({ ...reference, windowsRecorded: 5, scannersHeard: ['door'], state: 'done' }, 'Bike 7'),
     'Bike 7 recorded at (3.00 m, 4.26 m): 5 windows, heard by door.');
+});
+
+test('a beacon health event names the beacon, what happened and, when new, the scanner', () => {
+  const beacons = [{ id: 3, uuid: 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0', major: 4, minor: 2, metadata: { name: 'Lobby' } }];
+  assert.equal(beaconEventText({ kind: 'beaconSilent', beaconID: 3, time: '2026-12-08T00:10:00.000Z' }, beacons),
+    `2026-12-08 00:10:00 UTC ${beaconLabel(beacons[0])}: silent: no scanner that heard it hears it`);
+  assert.equal(beaconEventText({ kind: 'beaconNewScanner', beaconID: 9, scannerID: 'pi-hall', time: '2026-12-08T00:10:00Z' }, beacons),
+    '2026-12-08 00:10:00 UTC beacon 9: heard by scanner pi-hall, which had not heard it');
+  assert.equal(beaconEventText({ kind: 'batteryLow', beaconID: 3, time: '2026-12-08T00:10:00Z' }, beacons).endsWith(': battery low'), true);
 });

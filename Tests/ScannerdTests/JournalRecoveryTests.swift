@@ -12,12 +12,6 @@ struct JournalRecoveryTests {
         return line
     }
 
-    func writeJournal(in spoolDirectory: String, _ name: JournalFileName, _ data: Data) throws {
-        let layout = SpoolLayout(root: spoolDirectory)
-        try FileManager.default.createDirectory(atPath: layout.journals, withIntermediateDirectories: true)
-        try data.write(to: URL(fileURLWithPath: layout.journal(name)))
-    }
-
     @Test func aLeftoverJournalIsSealedWithItsOwnBatchIDAndItsTornLastLineDropped() async throws {
         let directory = try TemporaryDirectory()
         let spoolDirectory = directory.file("spool")

@@ -128,6 +128,36 @@ struct UploaderTests {
         #expect(try rig.eventLog.events("acked").count == 1)
     }
 
+    /// A batch's telemetry goes first to `POST /v1/sightings`: a server error is retried, a
+    /// refusal is logged and dropped, and the measurements go all the same, without it.
+    @Test func aBatchsTelemetryIsPostedFirstAndARefusalDoesNotHoldTheMeasurements() async throws {
+        let rig = try Rig { request, index in
+            switch (request.url.path, index) {
+            case ("/v1/sightings", 0): return try errorResponse(500, code: "internal", message: "database locked")
+            case ("/v1/sightings", _): return try errorResponse(422, code: "invalid_field", message: "too old", field: "telemetry[0].heardAt")
+            default: return try storedReceipt(for: request)
+            }
+        }
+        let report = HeardTelemetry(
+            identity: SpoolTelemetryTests.beacon, heardAt: Date(timeIntervalSince1970: 1_795_000_000), batteryMillivolts: 2400,
+            temperatureCelsius: nil, advertisementCount: 1, uptimeSeconds: 1
+        )
+        await rig.spool.append([wifiMeasurement(), wifiMeasurement()], telemetry: [report], revision: 1)
+        try await rig.spool.sealOpenBatch()
+        let batchID = try #require(rig.spool.readyBatches().last).batchID
+        let uploading = rig.startUploading()
+        defer { uploading.cancel() }
+        await rig.tap.settled(batchID)
+        try await uploading.stopped()
+
+        let requests = await rig.client.requests
+        #expect(requests.map(\.url.path) == ["/v1/sightings", "/v1/sightings", "/v1/measurements"])
+        let posted = try JSONCoding.decoder().decode(SightingBatch.self, from: try #require(requests[0].body))
+        #expect(posted.sightings.isEmpty && posted.telemetry == [report] && posted.scannerID == testScanner)
+        #expect(!String(decoding: try #require(requests[2].body), as: UTF8.self).contains("telemetry"))
+        #expect(try rig.eventLog.events("acked").count == 1)
+    }
+
     @Test func retryAfterIsReadOnlyOnBusyAnswersAndCapped() throws {
         let batchID = UUID()
         let capped = UploadOutcome(try errorResponse(503, code: "busy", message: "", headers: ["retry-after": "86400"]), for: batchID)

@@ -20,6 +20,9 @@ import Foundation
 ///   `--beacon-silent-after`, while they went on hearing others.
 /// - `beaconFaded`: the scanners that hear a registered beacon hear it weaker, by the median of
 ///   their medians, than over the window before, by more than `--beacon-fade-db`.
+/// - `beaconNewScanner`: a placed scanner heard a registered beacon it had not heard for
+///   `--beacon-new-after` while it reported sightings all that time (the beacon moved, or what
+///   stood between them did); carries the scanner and the beacon.
 public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable {
     case entered
     case left
@@ -31,6 +34,7 @@ public enum PresenceEventKind: String, Codable, CaseIterable, Hashable, Sendable
     case batteryLow
     case beaconSilent
     case beaconFaded
+    case beaconNewScanner
 }
 
 /// Which kind of place an `entered` or `left` event is about.
@@ -45,7 +49,8 @@ public enum PresencePlace: String, Codable, CaseIterable, Hashable, Sendable {
 ///
 /// A scanner's events carry its `scannerID` and no `tagID`; a tag's `entered`, `left`, `away`
 /// and `back` carry its `tagID` and no `scannerID`; `missingTagHeard` carries both;
-/// `batteryLow` carries its `tagID` or its `beaconID` and nothing else of the kind.
+/// `batteryLow` carries its `tagID` or its `beaconID` and nothing else of the kind;
+/// `beaconNewScanner` carries the `scannerID` that heard the beacon and its `beaconID`.
 public struct PresenceEvent: Codable, Hashable, Sendable {
     public var id: Int64
     /// The scanner the event is about, or the one that heard a missing tag; absent for a tag's
@@ -66,7 +71,8 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// the last report's time plus `--scanner-offline-after`; for `scannerOnline`, when the
     /// report that ended the silence arrived; for `batteryLow`, when the scanner heard the
     /// telemetry that crossed the threshold; for `beaconSilent`, the end of its last sighting
-    /// plus `--beacon-silent-after`; for `beaconFaded`, the end of the sighting that showed it.
+    /// plus `--beacon-silent-after`; for `beaconFaded`, the end of the sighting that showed it;
+    /// for `beaconNewScanner`, the end of the scanner's first sighting of the beacon after the gap.
     public var time: Date
     /// The position that settled the event (a scanner's position, or for a tag's events the tag
     /// position, `GET /v1/tags/{id}/positions`); absent for `away` and for what `away` leaves.
@@ -74,7 +80,8 @@ public struct PresenceEvent: Codable, Hashable, Sendable {
     /// The tag the event is about: a tag's presence events and `missingTagHeard`; absent for a
     /// scanner's.
     public var tagID: Int64?
-    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`, `beaconFaded`);
+    /// The registered beacon the event is about (`batteryLow`, `beaconSilent`, `beaconFaded`,
+    /// `beaconNewScanner`);
     /// absent for every other event.
     public var beaconID: Int64?
 

@@ -44,6 +44,7 @@ extension AppDatabase {
             ("v5-scanner-settings", SchemaScannerSettings.settings),
             ("v5-beacon-telemetry", SchemaBeaconTelemetry.telemetry),
             ("v5-feed-marks", SchemaFeedMarks.marks),
+            ("v5-beacon-new-scanner", SchemaBeaconNewScanner.newScanner),
             ("v5-mqtt-bridge-status", SchemaMQTTBridgeStatus.status),
         ]
         for (identifier, sql) in history {

@@ -110,14 +110,16 @@ extension AppDatabase {
         }
     }
 
-    /// Stores a beacon's `beaconSilent` or `beaconFaded` at `timeMs`, with its floor and the room
-    /// holding its position.
-    fileprivate static func beaconEvent(
-        _ kind: PresenceEventKind, of beacon: StoreRow, at timeMs: Int64, outlines: RoomOutlineCache, generation: UInt64, in sql: any StoreTransaction
+    /// Stores a beacon's `beaconSilent`, `beaconFaded` or (with the scanner) `beaconNewScanner`
+    /// at `timeMs`, with its floor and the room holding its position.
+    static func beaconEvent(
+        _ kind: PresenceEventKind, of beacon: StoreRow, at timeMs: Int64, scannerID: String? = nil, outlines: RoomOutlineCache, generation: UInt64,
+        in sql: any StoreTransaction
     ) throws -> PresenceEvent {
         let floorID = try beacon.int64("floor_id")
         var record = PresenceEventRecord(batteryLowOf: .beacon(try beacon.int64("id")), floorID: floorID, time: Date(milliseconds: timeMs))
         record.kind = kind.rawValue
+        record.scannerID = scannerID
         record.roomID = try room(at: try beacon.double("x"), try beacon.double("y"), onFloor: floorID, outlines: outlines, generation: generation, in: sql)
         return try record.inserted(sql).event()
     }

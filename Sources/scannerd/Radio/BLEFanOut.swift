@@ -16,9 +16,13 @@ final class BLEFanOut: BLEScanner, DaemonService, CustomStringConvertible {
     private enum Listener: Sendable {
         case readings(AsyncThrowingStream<[RadioReading], any Error>.Continuation)
         case hearings(AsyncThrowingStream<[TrackHearing], any Error>.Continuation)
+        case session(AsyncThrowingStream<BLEHeardGroup, any Error>.Continuation)
 
         func take(_ group: BLEHeardGroup) {
             switch self {
+            case .session(let continuation):
+                let taken = group.forSession
+                if !taken.isEmpty { continuation.yield(taken) }
             case .readings(let continuation): if !group.readings.isEmpty { continuation.yield(group.readings) }
             case .hearings(let continuation): if !group.hearings.isEmpty { continuation.yield(group.hearings) }
             }
@@ -28,6 +32,7 @@ final class BLEFanOut: BLEScanner, DaemonService, CustomStringConvertible {
             switch self {
             case .readings(let continuation): continuation.finish(throwing: error)
             case .hearings(let continuation): continuation.finish(throwing: error)
+            case .session(let continuation): continuation.finish(throwing: error)
             }
         }
     }
@@ -63,6 +68,15 @@ final class BLEFanOut: BLEScanner, DaemonService, CustomStringConvertible {
     func hearings() -> AsyncThrowingStream<[TrackHearing], any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [TrackHearing].self, bufferingPolicy: .bufferingNewest(RadioThread.bufferLimit))
         if let id = add(.hearings(continuation)) {
+            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        }
+        return stream
+    }
+
+    /// The readings and the telemetry heard from now on, for a scan session.
+    func sessionGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: BLEHeardGroup.self, bufferingPolicy: .bufferingNewest(RadioThread.bufferLimit))
+        if let id = add(.session(continuation)) {
             continuation.onTermination = { [weak self] _ in self?.remove(id) }
         }
         return stream

@@ -10,6 +10,11 @@ protocol BLEScanner: Sendable {
     /// for each group heard that holds something for either. Ends and throws as
     /// ``advertisements()`` does.
     func heardGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error>
+
+    /// What a scan session takes: the iBeacon readings, and of the other advertisements only
+    /// those carrying plain Eddystone-TLM telemetry (as hearings). Ends and throws as
+    /// ``advertisements()`` does.
+    func sessionGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error>
 }
 
 /// A Wi-Fi interface: a scan is triggered, takes its time (channel by channel), and completes

@@ -26,6 +26,8 @@ final class ScanSession: Sendable {
     let live: LiveSettings?
     /// The scan cycle the session is in; a session started again for new settings goes on from it.
     let cycle: ScanCycle
+    /// Seconds between two telemetry reports of one beacon.
+    let telemetryInterval = TelemetryThrottle.defaultInterval
     /// The IDs of the session's measurements.
     private let ids = MeasurementIDs()
     private let stopRequests: AsyncStream<Void>
@@ -85,7 +87,7 @@ final class ScanSession: Sendable {
         await radio.prepare(for: scanSwitch)
         await positioner?.begin()
         let cycle = self.cycle
-        let advertisements = radio.ble?.advertisements()
+        let advertisements = radio.ble?.sessionGroups()
         let sinceScanning = ElapsedTime(clock)
         events.record(.scanning(revision: revision))
         heartbeat.sessionStarted()
@@ -128,15 +130,26 @@ final class ScanSession: Sendable {
     }
 
     /// Appends every advertisement heard, tagged with the cycle it was heard in; the readings
-    /// heard together go to the spool with one hop.
-    private func record(_ advertisements: AsyncThrowingStream<[RadioReading], any Error>, cycle: ScanCycle) async -> Ending {
+    /// heard together go to the spool with one hop. The Eddystone-TLM telemetry of the iBeacons
+    /// recorded (heard from their addresses) goes with them, the latest of each at most once a
+    /// minute of advertisement time (``TelemetryThrottle``).
+    private func record(_ advertisements: AsyncThrowingStream<BLEHeardGroup, any Error>, cycle: ScanCycle) async -> Ending {
+        var telemetry = TelemetryThrottle(interval: telemetryInterval)
         do {
-            for try await readings in advertisements {
-                counters.advertisements.add(readings.count, ordering: .relaxed)
+            for try await group in advertisements {
+                let readings = group.readings
+                counters.advertisements.add(readings.count + group.hearings.count, ordering: .relaxed)
                 heartbeat.beat()
                 guard let index = cycle.current else { continue }
                 readings.forEach { positioner?.heard($0) }
-                await spool.append(readings.map { $0.measurement(scan: index, id: ids.next(at: $0.time)) }, revision: revision)
+                for reading in readings {
+                    if let hearing = TrackHearing(reading) { telemetry.heardInSession(hearing) }
+                }
+                group.hearings.forEach { telemetry.heardInSession($0) }
+                guard !readings.isEmpty else { continue }
+                await spool.append(
+                    readings.map { $0.measurement(scan: index, id: ids.next(at: $0.time)) }, telemetry: telemetry.take(), revision: revision
+                )
             }
             if Task.isCancelled { return .cancelled }
             logger.warning("the BLE radio stopped delivering advertisements; scanning Wi-Fi only")

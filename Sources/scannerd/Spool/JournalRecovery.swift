@@ -7,8 +7,9 @@ import Logging
 import ScanContract
 
 /// Seals the journals a previous process left open (killed, or its disk failed), each as the
-/// batch it was: same batch ID, same measurements. A torn last line (a `write()` cut short) is
-/// dropped with a warning; an empty journal is deleted.
+/// batch it was: same batch ID, same measurements and telemetry. A torn last line (a `write()`
+/// cut short) is dropped with a warning; a line that is not read (damaged, or of a later
+/// scannerd) is dropped with an error naming it and why; a journal without measurements is deleted.
 struct JournalRecovery {
     let layout: SpoolLayout
     let sealer: BatchSealer
@@ -56,12 +57,17 @@ struct JournalRecovery {
                 ["bytes": "\(contents.tornTail)"], uniquingKeysWith: { $1 }
             ))
         }
-        if !contents.unreadableLines.isEmpty {
-            logger.error("dropping unreadable lines of a leftover journal", metadata: metadata.merging(
-                ["lines": "\(contents.unreadableLines)"], uniquingKeysWith: { $1 }
+        for line in contents.unreadable {
+            logger.error("dropping an unreadable line of a leftover journal", metadata: metadata.merging(
+                ["line": "\(line.number)", "reason": "\(line.reason)"], uniquingKeysWith: { $1 }
             ))
         }
         guard !contents.measurements.isEmpty else {
+            if !contents.telemetry.isEmpty {
+                logger.warning("dropping the telemetry of a leftover journal without measurements", metadata: metadata.merging(
+                    ["reports": "\(contents.telemetry.count)"], uniquingKeysWith: { $1 }
+                ))
+            }
             try FileSystem.remove(path)
             return
         }
@@ -69,6 +75,7 @@ struct JournalRecovery {
         for (line, measurement) in zip(contents.lines, contents.measurements) {
             batch.append(line, id: measurement.id)
         }
+        batch.appendTelemetry(contents.telemetry, lineBytes: contents.telemetryBytes)
         try sealer.seal(batch, as: journal.batch, journal: path)
         logger.info("sealed a batch left open by an earlier run", metadata: metadata.merging(
             ["count": "\(batch.count)"], uniquingKeysWith: { $1 }

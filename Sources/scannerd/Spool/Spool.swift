@@ -118,7 +118,11 @@ actor Spool {
     /// counted in ``ScannerdCounters/droppedReadings`` and said in the log at most once a minute
     /// with the count. A batch that cannot be sealed is kept (see ``sealOpenBatch()``); the
     /// measurements are in the spool all the same.
-    func append(_ measurements: [Measurement], revision: Int) {
+    ///
+    /// `telemetry` (Eddystone-TLM reports, a few a minute) goes into the batch that takes the
+    /// last of `measurements`, in the same `write()`, as ``TelemetryLine``s; it is dropped (not
+    /// counted as readings) with them, and when it does not fit or cannot be encoded.
+    func append(_ measurements: [Measurement], telemetry: [HeardTelemetry] = [], revision: Int) {
         guard !measurements.isEmpty else { return }
         if let openBatch, openBatch.revision != revision {
             sealLoggingFailure()
@@ -126,14 +130,15 @@ actor Spool {
         var rest = measurements[...]
         while !rest.isEmpty {
             let room = max(1, settings.batchSize - (openBatch?.batch.count ?? 0))
-            appendToOneBatch(rest.prefix(room), revision: revision)
+            let last = rest.count <= room
+            appendToOneBatch(rest.prefix(room), telemetry: last ? telemetry : [], revision: revision)
             rest = rest.dropFirst(room)
         }
     }
 
-    /// Appends measurements that all fit in the open batch (or a new one) with one `write()`;
-    /// seals the batch when that fills it.
-    private func appendToOneBatch(_ measurements: ArraySlice<Measurement>, revision: Int) {
+    /// Appends measurements that all fit in the open batch (or a new one) with one `write()`,
+    /// and the telemetry with them when one of them fits; seals the batch when that fills it.
+    private func appendToOneBatch(_ measurements: ArraySlice<Measurement>, telemetry: [HeardTelemetry], revision: Int) {
         var lines = JournalLines(capacity: measurements.count)
         for measurement in measurements {
             let length = lines.append(measurement)
@@ -144,6 +149,14 @@ actor Spool {
             }
         }
         guard !lines.isEmpty else { return }
+        for report in telemetry {
+            do {
+                let length = try lines.append(report)
+                if !budget.fits(lines.bytes.count) { lines.removeLastTelemetry(length) }
+            } catch {
+                logger.warning("could not spool a telemetry report; dropped", metadata: ["error": "\(error)"])
+            }
+        }
         // Taken out of `openBatch` so that appending does not copy its lines.
         var open: OpenBatch
         do {

@@ -56,6 +56,24 @@ struct TelemetryThrottle {
         }
     }
 
+    /// A scan session's advertisements (``SessionTelemetry``): every iBeacon it records is
+    /// watched, named by its own identity and address; its TLM goes to the iBeacons heard from
+    /// the same address. Without a watched list, what is remembered is bounded by
+    /// ``maxAddresses`` (past it, the memory starts again).
+    mutating func heardInSession(_ hearing: TrackHearing) {
+        let isIBeacon: (TagIdentity) -> Bool = { if case .iBeacon = $0 { true } else { false } }
+        if lastQueued.count >= maxAddresses { lastQueued = [:] }
+        guard hearing.telemetry != nil || hearing.identities.contains(where: isIBeacon) else { return }
+        if hearing.telemetry == nil, let address = hearing.identities.lazy.compactMap(Self.address).first,
+           let known = identitiesByAddress[address], hearing.identities.allSatisfy({ !isIBeacon($0) || known.contains($0) }) {
+            return // Nothing new: the common case, one look-up per reading.
+        }
+        let watched = Set(hearing.identities.filter(isIBeacon)).union(
+            hearing.identities.lazy.compactMap(Self.address).first.flatMap { identitiesByAddress[$0] } ?? []
+        )
+        heard(hearing.identities, telemetry: hearing.telemetry, at: hearing.time, watched: watched)
+    }
+
     /// The reports waiting to go, by identity key; none wait afterwards.
     mutating func take() -> [HeardTelemetry] {
         defer { pending = [:] }

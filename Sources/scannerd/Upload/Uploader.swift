@@ -55,9 +55,18 @@ struct Uploader: DaemonService, CustomStringConvertible {
     /// `CancellationError` when cancelled (the batch stays ready) and the spool's errors.
     func deliver(_ batch: ReadyBatch) async throws {
         guard await spool.holds(batch) else { return }
-        let body = try await spool.body(of: batch)
+        let ready = ReadyBody(try await spool.body(of: batch))
+        let body = ready.measurements
         var backoff = Backoff(initial: Self.initialRetryDelay, maximum: Self.maximumRetryDelay)
         var metadata: Logger.Metadata = ["batchID": "\(batch.batchID)"]
+        if let reason = ready.unreadableTelemetry {
+            logger.error("a ready batch's telemetry could not be read; the batch is sent with it as it is", metadata: metadata.merging(
+                ["reason": "\(reason)"], uniquingKeysWith: { $1 }
+            ))
+        }
+        if let telemetry = ready.telemetry, !telemetry.isEmpty {
+            guard try await deliver(telemetry, of: batch, backoff: &backoff) else { return }
+        }
         while true {
             let outcome: UploadOutcome
             do {
@@ -98,6 +107,35 @@ struct Uploader: DaemonService, CustomStringConvertible {
                 ], uniquingKeysWith: { $1 }))
                 try await clock.sleep(for: wait)
                 guard await spool.holds(batch) else { return }
+            }
+        }
+    }
+
+    /// Posts a batch's telemetry as a sightings batch without sightings (`POST /v1/sightings`,
+    /// where the listening role's telemetry goes), before its measurements: killed in between,
+    /// the reports are posted again, and switchd keeps a report no older than the one it holds
+    /// without raising its `batteryLow` twice. A transport failure or a 5xx is retried after the
+    /// backoff; any other refusal is logged and the reports are dropped (the measurements still
+    /// go). Returns false when the batch left the spool meanwhile.
+    private func deliver(_ telemetry: [HeardTelemetry], of batch: ReadyBatch, backoff: inout Backoff) async throws -> Bool {
+        let metadata: Logger.Metadata = ["batchID": "\(batch.batchID)", "reports": "\(telemetry.count)"]
+        while true {
+            do {
+                _ = try await api.postSightings(SightingBatch(scannerID: spool.settings.scannerID, sightings: [], telemetry: telemetry))
+                logger.debug("uploaded a batch's telemetry", metadata: metadata)
+                return true
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let error as SwitchdAPIError where error.status.map({ $0 < 500 && $0 != 429 }) ?? true {
+                logger.error("switchd refused a batch's telemetry; dropped, the measurements go on", metadata: metadata.merging(
+                    ["error": "\(error)"], uniquingKeysWith: { $1 }
+                ))
+                return true
+            } catch {
+                counters.uploadRetries.increment()
+                logger.warning("telemetry upload failed; retrying", metadata: metadata.merging(["reason": "\(error)"], uniquingKeysWith: { $1 }))
+                try await clock.sleep(for: backoff.nextDelay())
+                guard await spool.holds(batch) else { return false }
             }
         }
     }

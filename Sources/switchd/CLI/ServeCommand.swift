@@ -88,6 +88,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds of each of the two windows whose RSSI a fade compares (beaconFaded event).")
     var beaconFadeWindow = BeaconFadeRule.defaultWindowSeconds
     @Option(help: ArgumentHelp(
+        "Seconds a placed scanner must not have heard a registered beacon, while reporting sightings, for hearing it to be news (beaconNewScanner event).",
+        discussion: "Measured on the sightings' own times; the default is a week."
+    ))
+    var beaconNewAfter = Settings.defaultBeaconNewAfterSeconds
+    @Option(help: ArgumentHelp(
         "Attempts at a webhook delivery before it is given up (dead).",
         discussion: "Retries wait 1 s, doubling up to 1 h: the default 20 keeps a delivery for about 8 hours of a receiver being down."
     ))
@@ -146,6 +151,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard beaconSilentAfter >= 1, beaconSilentAfter.isFinite else {
             throw ArgumentParser.ValidationError("--beacon-silent-after must be 1 s or more, got \(beaconSilentAfter)")
         }
+        guard beaconNewAfter >= 60, beaconNewAfter.isFinite else {
+            throw ArgumentParser.ValidationError("--beacon-new-after must be 60 s or more, got \(beaconNewAfter)")
+        }
         guard beaconFadeDb > 0, beaconFadeDb.isFinite else {
             throw ArgumentParser.ValidationError("--beacon-fade-db must be a positive number of dB, got \(beaconFadeDb)")
         }
@@ -194,6 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
         configured.scannerOfflineAfter = Duration(secondsRoundedUp: scannerOfflineAfter)
         configured.batteryLow = BatteryLowThreshold(millivolts: batteryLowMillivolts)
         configured.beaconSilentAfter = Duration(secondsRoundedUp: beaconSilentAfter)
+        configured.beaconNewAfter = Duration(secondsRoundedUp: beaconNewAfter)
         configured.beaconFade = BeaconFadeRule(decibels: beaconFadeDb, window: Duration(secondsRoundedUp: beaconFadeWindow))
         configured.webhookRetry.maxAttempts = webhookMaxAttempts
         configured.webhookDestinations.allowsPrivate = webhookAllowPrivate

@@ -17,6 +17,9 @@ struct BeaconSilenceService: Service {
     let feeds: Feeds
     let silence: Duration
     let fade: BeaconFadeRule
+    /// How long a placed scanner must not have heard a beacon for hearing it to be news
+    /// (``AppDatabase/markNewBeaconScanners(after:)``, looked for at every check).
+    var newAfter: Duration = .seconds(Settings.defaultBeaconNewAfterSeconds)
     let logger: Logger
 
     /// How often fades are looked for: they build over days.
@@ -47,6 +50,13 @@ struct BeaconSilenceService: Service {
         for event in events {
             logger.warning("Beacon silent: no scanner that heard it hears it", metadata: ["beacon": "\(event.beaconID.map(String.init) ?? "")"])
         }
+        let heardAnew = try await database.markNewBeaconScanners(after: newAfter)
+        for event in heardAnew {
+            logger.notice("Beacon heard by a scanner that had not heard it", metadata: [
+                "beacon": "\(event.beaconID.map(String.init) ?? "")", "scanner": "\(event.scannerID?.rawValue ?? "")",
+            ])
+        }
+        events += heardAnew
         if fades {
             let faded = try await database.markFadedBeacons(fade)
             for event in faded {

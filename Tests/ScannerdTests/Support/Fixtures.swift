@@ -44,3 +44,10 @@ extension Spool {
 func journalFiles(_ spool: Spool) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: spool.layout.journals).sorted()
 }
+
+/// Writes a journal as a killed scannerd leaves it, in the spool at `spoolDirectory`.
+func writeJournal(in spoolDirectory: String, _ name: JournalFileName, _ data: Data) throws {
+    let layout = SpoolLayout(root: spoolDirectory)
+    try FileManager.default.createDirectory(atPath: layout.journals, withIntermediateDirectories: true)
+    try data.write(to: URL(fileURLWithPath: layout.journal(name)))
+}

@@ -48,6 +48,7 @@ import Testing
                 "v5-scanner-settings",
                 "v5-beacon-telemetry",
                 "v5-feed-marks",
+                "v5-beacon-new-scanner",
                 "v5-mqtt-bridge-status",
             ])
         }

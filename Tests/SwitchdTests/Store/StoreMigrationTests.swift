@@ -65,6 +65,7 @@ struct StoreMigrationTests {
         "tag_reference", "tag_reference_tag", "tag_reference_window", "tag_reference_window_scanner",
         "emitter_telemetry", "presence_event_beacon", "beacon_health", "sighting_beacon_time",
         "feed_mark",
+        "beacon_hearer", "beacon_hearer_check",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {

@@ -7,12 +7,15 @@
 import { confirmAction } from './dialogs.js';
 import { button, listItem } from './dom.js';
 import { Panel } from './panel.js';
-import { beaconLabel, contentLanguages, healthText, metadataFromText, metadataToText, needsAttention, nextFreeMinor } from './format.js';
+import {
+  BEACON_HEALTH_KINDS, beaconEventText, beaconLabel, contentLanguages, healthText, metadataFromText, metadataToText, needsAttention, nextFreeMinor,
+} from './format.js';
 
 export class BeaconsPanel extends Panel {
   constructor() {
     super();
     this.beacons = [];
+    this.events = [];
     this.editing = null;
   }
 
@@ -23,6 +26,7 @@ export class BeaconsPanel extends Panel {
 
   clear() {
     this.beacons = [];
+    this.events = [];
     this.editing = null;
   }
 
@@ -30,8 +34,22 @@ export class BeaconsPanel extends Panel {
     const floor = this.context.plan.floor();
     const all = floor ? await this.context.api.all('/v1/beacons') : [];
     this.beacons = all.filter((beacon) => beacon.floorID === floor?.id);
+    // The beacons are shown even when their events cannot be read (said in the status line).
+    this.events = floor ? await this.healthEvents().catch((error) => {
+      this.context.say(`Beacon health events could not be read: ${error.message}`, true);
+      return [];
+    }) : [];
     if (this.editing && !this.beacons.some((b) => b.id === this.editing.id)) this.edit(null);
     this.render();
+  }
+
+  /** The floor's beacons' health events of the last 7 days, newest first, at most 20 (GET /v1/events). */
+  async healthEvents() {
+    const since = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const pages = await Promise.all(BEACON_HEALTH_KINDS.map((kind) =>
+      this.context.api.all(`/v1/events?kind=${kind}&since=${encodeURIComponent(since)}`)));
+    const ids = new Set(this.beacons.map((beacon) => beacon.id));
+    return pages.flat().filter((event) => ids.has(event.beaconID)).sort((a, b) => b.id - a.id).slice(0, 20);
   }
 
   /** What the plan draws of the floor's beacons (plan.js `beacons`). */
@@ -54,6 +72,9 @@ export class BeaconsPanel extends Panel {
       return item;
     }));
     if (this.beacons.length === 0) list.replaceChildren(listItem('No beacons on this floor: choose "adds a beacon" and tap the plan.'));
+    const events = $('beacon-events');
+    events.replaceChildren(...this.events.map((event) => listItem(beaconEventText(event, this.beacons), { eventKind: event.kind, beaconId: event.beaconID })));
+    if (this.events.length === 0) events.replaceChildren(listItem('None: no beacon of this floor went silent, faded, ran low or was heard by a new scanner.'));
   }
 
   /** Fills the form with `beacon` to edit it, or empties it for a new one (null). */

@@ -83,6 +83,26 @@ export function healthText(emitter) {
   return parts.join(', ');
 }
 
+/** The presence event kinds about a beacon's health (docs/fleet-health.md). */
+export const BEACON_HEALTH_KINDS = ['batteryLow', 'beaconSilent', 'beaconFaded', 'beaconNewScanner'];
+
+/**
+ * One line of the Beacons card's event list: when, which beacon (by `beaconLabel` of the
+ * beacon in `beacons` with the event's `beaconID`, else its ID), what happened, and for
+ * `beaconNewScanner` the scanner that heard it.
+ */
+export function beaconEventText(event, beacons) {
+  const beacon = beacons.find((b) => b.id === event.beaconID);
+  const name = beacon ? beaconLabel(beacon) : `beacon ${event.beaconID}`;
+  const what = {
+    batteryLow: 'battery low',
+    beaconSilent: 'silent: no scanner that heard it hears it',
+    beaconFaded: 'faded: its scanners hear it weaker',
+    beaconNewScanner: `heard by scanner ${event.scannerID}, which had not heard it`,
+  }[event.kind] ?? event.kind;
+  return `${event.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')} ${name}: ${what}`;
+}
+
 /** Whether the Beacons card should mark `emitter` as needing a look. */
 export function needsAttention(emitter) {
   return Boolean(emitter.telemetry?.batteryLow || emitter.health?.silent || emitter.health?.faded);

@@ -55,6 +55,7 @@ package enum PostgresMigrations {
         ("v5-scanner-settings", PostgresSchemaScannerSettings.settings),
         ("v5-beacon-telemetry", PostgresSchemaBeaconTelemetry.telemetry),
         ("v5-feed-marks", PostgresSchemaFeedMarks.marks),
+        ("v5-beacon-new-scanner", PostgresSchemaBeaconNewScanner.newScanner),
         ("v5-mqtt-bridge-status", PostgresSchemaMQTTBridgeStatus.status),
     ]
 

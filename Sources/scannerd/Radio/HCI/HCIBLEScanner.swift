@@ -48,6 +48,21 @@ struct HCIBLEScanner: BLEScanner {
         }.0
     }
 
+    /// Every group's iBeacon readings and the advertisements in it that carry plain TLM
+    /// telemetry, for a scan session. Ends as ``advertisements()`` does.
+    func sessionGroups() -> AsyncThrowingStream<BLEHeardGroup, any Error> {
+        let loop = self.loop
+        return RadioThread.stream(name: "ble-\(loop.device)") { stop, deliver in
+            try loop.run(stop: stop) { group in
+                let heard = BLEHeardGroup(
+                    readings: group.flatMap(\.readings),
+                    hearings: group.filter { $0.telemetry != nil }.compactMap(TrackHearing.init).filter { $0.telemetry != nil }
+                )
+                if !heard.isEmpty { deliver(heard) }
+            }
+        }.0
+    }
+
     /// Every advertisement heard, beacon or not, and the signal that stops the scan (the stream
     /// then finishes once scanning is disabled and the socket closed).
     func heardAdvertisements() -> (AsyncThrowingStream<HeardAdvertisement, any Error>, StopSignal) {
