@@ -33,9 +33,13 @@ struct FingerprintScope {
 extension FingerprintIndex {
     /// Starts a search for the scan; nil when it shares no radio with the survey (nothing to compare).
     func search(_ readings: [Key: Double]) -> FingerprintSearch? {
+        search(heard: heardRadios(in: readings))
+    }
+
+    /// Starts a search for a scan given as `heardRadios(in:)` gives it; nil when it is empty.
+    func search(heard: [(column: Int32, value: Double)]) -> FingerprintSearch? {
         var values = [Double](repeating: 0, count: radioCount)
         var total = 0.0
-        let heard = heardRadios(in: readings)
         for (c, value) in heard {
             total += value
             values[Int(c)] = value
@@ -129,13 +133,32 @@ extension FingerprintIndex {
             search.values.withUnsafeBufferPointer { values in
                 cells.memberRows.column.withUnsafeBufferPointer { column in
                     cells.memberRows.value.withUnsafeBufferPointer { value in
-                        for m in members {
-                            var common = 0.0
-                            for entry in cells.memberRows.range(of: m) {
-                                common += min(values[Int(column[entry])], value[entry])
+                        // Two members at a time: each one's sum is still added up in its own
+                        // radio order, but the two chains of additions overlap in the processor.
+                        var m = members.lowerBound
+                        while m < members.upperBound {
+                            let a = cells.memberRows.range(of: m)
+                            let b = m + 1 < members.upperBound ? cells.memberRows.range(of: m + 1) : a.upperBound..<a.upperBound
+                            let paired = min(a.count, b.count)
+                            var commonA = 0.0, commonB = 0.0
+                            for i in 0..<paired {
+                                let ea = a.lowerBound + i, eb = b.lowerBound + i
+                                commonA += min(values[Int(column[ea])], value[ea])
+                                commonB += min(values[Int(column[eb])], value[eb])
                             }
-                            let sum = scanTotal + cells.memberTotal[m]
-                            distances.append(common > 0 ? (sum - 2 * common) / sum : .infinity)
+                            for entry in (a.lowerBound + paired)..<a.upperBound {
+                                commonA += min(values[Int(column[entry])], value[entry])
+                            }
+                            for entry in (b.lowerBound + paired)..<b.upperBound {
+                                commonB += min(values[Int(column[entry])], value[entry])
+                            }
+                            let sumA = scanTotal + cells.memberTotal[m]
+                            distances.append(commonA > 0 ? (sumA - 2 * commonA) / sumA : .infinity)
+                            if m + 1 < members.upperBound {
+                                let sumB = scanTotal + cells.memberTotal[m + 1]
+                                distances.append(commonB > 0 ? (sumB - 2 * commonB) / sumB : .infinity)
+                            }
+                            m += 2
                         }
                     }
                 }

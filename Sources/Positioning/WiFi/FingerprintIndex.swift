@@ -47,69 +47,53 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
     /// Builds the index. Readings the representation maps to 0 (too weak) are left out; a
     /// fingerprint left with none stays in the index but is never near a scan.
     public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, grouping: Grouping = .eachSample) {
-        self.representation = representation
+        self.init(survey: SurveyReadings(records: records, representation: representation), records: records, rows: Array(records.indices), grouping: grouping)
+    }
+
+    /// The index of the records `rows` (in survey order) of `records`, whose usable readings `survey`
+    /// holds: value for value the index of those records alone, in `survey`'s representation.
+    init(survey: SurveyReadings<Key>, records: [FingerprintRecord<Key>], rows: [Int], grouping: Grouping) {
+        self.representation = survey.representation
         var buildingNumber: [String: Int32] = [:]
         var buildings: [String] = []
         var buildingOf: [Int32] = [], floorOf: [Int64] = [], xOf: [Double] = [], yOf: [Double] = []
         var locationOf: [Int64?] = [], total: [Double] = []
-        // Pass 1: every usable reading as (radio number, value, dBm), by record. Radios are then
-        // numbered in key order, so the numbering does not depend on dictionary order.
-        var provisional: [Key: Int32] = [:]
-        var readingStart: [Int] = []
-        var readingColumn: [Int32] = [], readingValue: [Double] = [], readingRSSI: [Double] = []
-        readingStart.reserveCapacity(records.count + 1)
-        for record in records {
-            readingStart.append(readingColumn.count)
-            for (key, rssi) in record.readings {
-                let value = representation.value(rssi)
-                guard value > 0 else { continue }
-                let c: Int32
-                if let known = provisional[key] {
-                    c = known
-                } else {
-                    c = Int32(provisional.count)
-                    provisional[key] = c
-                }
-                readingColumn.append(c)
-                readingValue.append(value)
-                readingRSSI.append(rssi)
-            }
-        }
-        readingStart.append(readingColumn.count)
+        // Radios are numbered in key order among those the rows hear.
+        let number = survey.numbering(of: rows)
         var column: [Key: Int32] = [:]
-        var renumbered = [Int32](repeating: 0, count: provisional.count)
-        for (number, radio) in provisional.sorted(by: { $0.key < $1.key }).enumerated() {
-            column[radio.key] = Int32(number)
-            renumbered[Int(radio.value)] = Int32(number)
-        }
-        // Pass 2: one fingerprint per group, its entries in radio order.
+        for (c, key) in survey.keys.enumerated() where number[c] >= 0 { column[key] = number[c] }
+        // One fingerprint per group, its entries in radio order.
         var entryColumn: [Int32] = [], entryValue: [Double] = [], entryDBm: [Float] = []
         var entryFingerprint: [Int32] = []
         var rowStart: [Int32] = [0]
         var readings: [(column: Int32, member: Int, value: Double, rssi: Double)] = []
-        for group in Self.groups(of: records, by: grouping) {
-            let first = records[group[0]]
+        for group in survey.groups(of: rows, by: grouping) {
+            let first = group[0]
             let fingerprint = Int32(total.count)
-            if let known = buildingNumber[first.building] {
+            // Fields read one by one: copying the record would retain its readings too.
+            let building = records[first].building
+            if let known = buildingNumber[building] {
                 buildingOf.append(known)
             } else {
-                buildingNumber[first.building] = Int32(buildings.count)
+                buildingNumber[building] = Int32(buildings.count)
                 buildingOf.append(Int32(buildings.count))
-                buildings.append(first.building)
+                buildings.append(building)
             }
-            floorOf.append(first.floorID)
-            xOf.append(first.x)
-            yOf.append(first.y)
-            locationOf.append(first.locationID)
+            floorOf.append(records[first].floorID)
+            xOf.append(records[first].x)
+            yOf.append(records[first].y)
+            locationOf.append(records[first].locationID)
             // The group's readings ordered by radio then sample: each radio's readings are
-            // adjacent and always added up in the same order.
+            // adjacent and always added up in the same order (one sample's are in radio order already).
             readings.removeAll(keepingCapacity: true)
             for member in group {
-                for r in readingStart[member]..<readingStart[member + 1] {
-                    readings.append((renumbered[Int(readingColumn[r])], member, readingValue[r], readingRSSI[r]))
+                for r in survey.range(of: member) {
+                    readings.append((number[Int(survey.radio[r])], member, survey.value[r], survey.rssi[r]))
                 }
             }
-            readings.sort { $0.column != $1.column ? $0.column < $1.column : $0.member < $1.member }
+            if group.count > 1 {
+                readings.sort { $0.column != $1.column ? $0.column < $1.column : $0.member < $1.member }
+            }
             var sum = 0.0
             var next = 0
             while next < readings.count {
@@ -159,8 +143,7 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
             var groupOf: [SurveyedPlace: Int] = [:]
             var groups: [[Int]] = []
             for (r, record) in records.enumerated() {
-                let place = SurveyedPlace(
-                    building: record.building, floorID: record.floorID, x: record.x, y: record.y, locationID: record.locationID)
+                let place = SurveyedPlace(record)
                 if let g = groupOf[place] {
                     groups[g].append(r)
                 } else {
@@ -192,13 +175,4 @@ public struct FingerprintIndex<Key: Hashable & Comparable & Sendable>: Sendable 
             + column.capacity * (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride + 1)
             + cells.memoryBytes
     }
-}
-
-/// What makes survey samples "the same location".
-private struct SurveyedPlace: Hashable {
-    var building: String
-    var floorID: Int64
-    var x: Double
-    var y: Double
-    var locationID: Int64?
 }

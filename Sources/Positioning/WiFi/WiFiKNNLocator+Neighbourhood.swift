@@ -24,10 +24,11 @@ extension WiFiKNNLocator {
         var locationsOnFloor: [Int64: NearestFingerprints] = [:]
     }
 
-    /// Searches both indexes once for the scan; nil when it shares no radio with the locations
-    /// (when `locate(_:)` answers nil too).
-    func neighbourhood(of readings: [Key: Double], floorVoterLimit: Int, neighbourLimit: Int) -> Neighbourhood? {
-        guard var atLocations = locations.search(readings) else { return nil }
+    /// Searches both indexes once for the scan, given as `heardRadios(in:)` gives it (both indexes
+    /// number radios alike when built from one survey); nil when it shares no radio with the
+    /// locations (when `locate(_:)` answers nil too).
+    func neighbourhood(of heard: [(column: Int32, value: Double)], floorVoterLimit: Int, neighbourLimit: Int) -> Neighbourhood? {
+        guard var atLocations = locations.search(heard: heard) else { return nil }
         let buildingVoters = locations.nearest(settings.buildingVoters, in: &atLocations, scope: .everywhere)
         let building = vote(among: buildingVoters, power: 1) { Int64(locations.buildingOf[$0]) }
         let inBuilding = FingerprintScope(building: Int32(building), floor: nil)
@@ -37,7 +38,7 @@ extension WiFiKNNLocator {
         return Neighbourhood(
             floorVoterLimit: floorVoterLimit, neighbourLimit: neighbourLimit, building: building,
             sampleBuilding: samples.buildings.firstIndex(of: name).map(Int32.init), inBuilding: floorVoters,
-            atLocations: atLocations, atSamples: samplesAreLocations ? atLocations : samples.search(readings))
+            atLocations: atLocations, atSamples: samplesAreLocations ? atLocations : samples.search(heard: heard))
     }
 
     /// The floor `settings` vote for: `settings.floorVoters` (at most the neighbourhood's limit)
@@ -53,7 +54,6 @@ extension WiFiKNNLocator {
     /// no sample on the floor shares a radio with the scan.
     func fix(in neighbourhood: inout Neighbourhood, floor: Int64, settings: Settings) -> WiFiFix {
         precondition(settings.neighbours <= neighbourhood.neighbourLimit)
-        let located = with(settings)
         let name = locations.buildings[Int(neighbourhood.building)]
         if !settings.positionFromLocations, let sampleBuilding = neighbourhood.sampleBuilding, neighbourhood.atSamples != nil {
             let nearest: NearestFingerprints
@@ -68,7 +68,7 @@ extension WiFiKNNLocator {
                 neighbourhood.atSamples = atSamples
                 neighbourhood.samplesOnFloor[floor] = nearest
             }
-            if !nearest.isEmpty { return located.fix(from: Self.first(settings.neighbours, of: nearest), in: samples, building: name, floor: floor) }
+            if !nearest.isEmpty { return fix(from: Self.first(settings.neighbours, of: nearest), in: samples, building: name, floor: floor, settings: settings) }
         }
         let nearest: NearestFingerprints
         if let known = neighbourhood.locationsOnFloor[floor] {
@@ -79,7 +79,7 @@ extension WiFiKNNLocator {
                 scope: FingerprintScope(building: Int32(neighbourhood.building), floor: floor))
             neighbourhood.locationsOnFloor[floor] = nearest
         }
-        return located.fix(from: Self.first(settings.neighbours, of: nearest), in: locations, building: name, floor: floor)
+        return fix(from: Self.first(settings.neighbours, of: nearest), in: locations, building: name, floor: floor, settings: settings)
     }
 
     /// The first `k` of a nearest-first list (all of it when shorter).

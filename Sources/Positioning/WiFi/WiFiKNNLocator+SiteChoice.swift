@@ -83,7 +83,8 @@ extension WiFiKNNLocator {
                 var candidate = representation
                 candidate.exponent = representation.exponent * factor
                 let label = factor == 1 ? "given" : "exponent × \(factor)"
-                return Self.stages(label: label, representation: candidate, in: Self.trials(of: records, fold: fold, representation: candidate, given: given), given: given)
+                let survey = SurveyReadings(records: records, representation: candidate)
+                return Self.stages(label: label, representation: candidate, in: Self.trials(of: survey, records: records, fold: fold, given: given), given: given)
             }
             let base = representations[0]
             var best = 0
@@ -99,9 +100,7 @@ extension WiFiKNNLocator {
         }
 
         /// The fourth selection's two stages on folds built in `representation`.
-        static func stages(
-            label: String, representation: PoweredRSSI, in trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])], given: Settings
-        ) -> Stages {
+        static func stages(label: String, representation: PoweredRSSI, in trials: [Trial], given: Settings) -> Stages {
             // Every floor candidate with every position candidate, scored in one pass.
             let floorGrid = Self.floorGrid(given)
             let grid = floorGrid.map { Self.positionGrid($0.1) }
@@ -197,31 +196,61 @@ extension WiFiKNNLocator {
             }
         }
 
+        /// One fold: the locator built from the other folds, and the held-out rows to position
+        /// (at most `heldOutPerFold`, evenly spread), each with its scan in the locator's numbering.
+        struct Trial {
+            var locator: WiFiKNNLocator
+            var held: [FingerprintRecord<Key>]
+            var scans: [[(column: Int32, value: Double)]]
+        }
+
+        /// `trials(of:fold:representation:given:)` from the survey's readings worked out once:
+        /// the same locators and held-out rows, with no key hashed or power raised per fold.
+        static func trials(of survey: SurveyReadings<Key>, records: [FingerprintRecord<Key>], fold: [Int], given: Settings) -> [Trial] {
+            (0..<foldCount).map { number in
+                let kept = fold.indices.filter { fold[$0] != number }
+                let held = fold.indices.filter { fold[$0] == number }
+                let capped = held.count <= heldOutPerFold
+                    ? held : (0..<heldOutPerFold).map { held[$0 * held.count / heldOutPerFold] }
+                let radioNumber = survey.numbering(of: kept)
+                return Trial(
+                    locator: WiFiKNNLocator(survey: survey, records: records, rows: kept, settings: given),
+                    held: capped.map { records[$0] }, scans: capped.map { survey.heard($0, numberedBy: radioNumber) })
+            }
+        }
+
         /// The figures of every settings in `grid` over every fold's held-out rows; a row that hears
         /// nothing the kept folds heard counts as a floor miss and is left out of the mean (infinite
         /// when none is answered). Each row is searched once (`Neighbourhood`) for all the settings,
         /// which must share the fold locators' building voters; the figures are those of
         /// `with(settings).locate(_:)` on each row, added up in the same order.
-        static func figures(of grid: [[Settings]], in trials: [(WiFiKNNLocator, [FingerprintRecord<Key>])]) -> [[Figures]] {
+        static func figures(of grid: [[Settings]], in trials: [Trial]) -> [[Figures]] {
             let all = grid.joined()
             let floorVoterLimit = all.map(\.floorVoters).max() ?? 1, neighbourLimit = all.map(\.neighbours).max() ?? 1
             var tallies = grid.map { $0.map { _ in Tally() } }
-            for (built, held) in trials {
-                for record in held {
+            for trial in trials {
+                let built = trial.locator
+                for (record, scan) in zip(trial.held, trial.scans) {
                     guard var neighbourhood = built.neighbourhood(
-                        of: record.readings, floorVoterLimit: floorVoterLimit, neighbourLimit: neighbourLimit)
+                        of: scan, floorVoterLimit: floorVoterLimit, neighbourLimit: neighbourLimit)
                     else {
                         for i in tallies.indices { for j in tallies[i].indices { tallies[i][j].rows += 1 } }
                         continue
                     }
-                    // Settings that differ only in the floor vote give the same fix on the same floor.
-                    var fixes: [PositionKey: WiFiFix] = [:]
+                    // Settings that differ only in the floor vote give the same fix on the same floor
+                    // (a short list: a few floors times the position candidates).
+                    var fixes: [(key: PositionKey, fix: WiFiFix)] = []
                     for (i, row) in grid.enumerated() {
                         for (j, settings) in row.enumerated() {
                             let floor = built.floor(in: neighbourhood, settings: settings)
                             let key = PositionKey(floor: floor, settings: settings)
-                            let fix = fixes[key] ?? built.fix(in: &neighbourhood, floor: floor, settings: settings)
-                            fixes[key] = fix
+                            let fix: WiFiFix
+                            if let known = fixes.first(where: { $0.key == key }) {
+                                fix = known.fix
+                            } else {
+                                fix = built.fix(in: &neighbourhood, floor: floor, settings: settings)
+                                fixes.append((key, fix))
+                            }
                             tallies[i][j].add(fix, of: record)
                         }
                     }

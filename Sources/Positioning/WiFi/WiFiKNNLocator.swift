@@ -78,11 +78,19 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
 
     /// Builds both indexes from the survey samples (one, when every location has one sample).
     public init(records: [FingerprintRecord<Key>], representation: PoweredRSSI = .standard, settings: Settings = .standard) {
-        let samples = FingerprintIndex(records: records, representation: representation, grouping: .eachSample)
-        let alone = FingerprintIndex.eachSampleIsALocation(records)
+        self.init(
+            survey: SurveyReadings(records: records, representation: representation), records: records,
+            rows: Array(records.indices), settings: settings)
+    }
+
+    /// Both indexes of the records `rows` (in survey order) of `records`, whose usable readings
+    /// `survey` holds: the locator of those records alone, in `survey`'s representation.
+    init(survey: SurveyReadings<Key>, records: [FingerprintRecord<Key>], rows: [Int], settings: Settings) {
+        let samples = FingerprintIndex(survey: survey, records: records, rows: rows, grouping: .eachSample)
+        let alone = survey.groups(of: rows, by: .meanPerLocation).count == rows.count
         self.init(
             samples: samples,
-            locations: alone ? samples : FingerprintIndex(records: records, representation: representation, grouping: .meanPerLocation),
+            locations: alone ? samples : FingerprintIndex(survey: survey, records: records, rows: rows, grouping: .meanPerLocation),
             samplesAreLocations: alone, settings: settings)
     }
 
@@ -131,6 +139,11 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
     /// the nearest, with their weighted spread around it as the accuracy (0 when a single
     /// neighbour decides).
     func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64) -> WiFiFix {
+        fix(from: candidates, in: index, building: building, floor: floor, settings: settings)
+    }
+
+    /// The fix `with(settings).fix(from:in:building:floor:)` gives, without copying the locator.
+    func fix(from candidates: NearestFingerprints, in index: FingerprintIndex<Key>, building: String, floor: Int64, settings: Settings) -> WiFiFix {
         let nearestDistance = candidates.distances[0]
         let reach = nearestDistance > 0 ? nearestDistance * settings.neighbourDistanceRatio : .infinity
         let neighbours = zip(candidates.distances, candidates.records).filter { $0.0 <= reach }
@@ -164,16 +177,23 @@ public struct WiFiKNNLocator<Key: Hashable & Comparable & Sendable>: WiFiLocator
 
     /// The label with the largest summed weight (`weight(_:power:)` of each voter); on equal
     /// weight, the label of the nearer voter.
+    /// (A handful of voters: the labels' sums are kept in a short list, in order of first vote.)
     func vote(among voters: NearestFingerprints, power: Double, label: (Int) -> Int64) -> Int64 {
-        var weights: [Int64: Double] = [:]
+        var labels: [Int64] = [], weights: [Double] = []
+        labels.reserveCapacity(voters.records.count)
+        weights.reserveCapacity(voters.records.count)
         for (distance, record) in zip(voters.distances, voters.records) {
-            weights[label(Int(record)), default: 0] += weight(distance, power: power)
+            let voted = label(Int(record))
+            if let known = labels.firstIndex(of: voted) {
+                weights[known] += weight(distance, power: power)
+            } else {
+                labels.append(voted)
+                weights.append(weight(distance, power: power))
+            }
         }
-        var best = label(Int(voters.records[0]))
-        for record in voters.records {
-            let candidate = label(Int(record))
-            if weights[candidate, default: 0] > weights[best, default: 0] { best = candidate }
-        }
-        return best
+        // The first label is the nearest voter's; a later one wins only by a larger sum.
+        var best = 0
+        for candidate in labels.indices.dropFirst() where weights[candidate] > weights[best] { best = candidate }
+        return labels[best]
     }
 }
