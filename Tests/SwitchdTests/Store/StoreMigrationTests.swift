@@ -66,6 +66,7 @@ struct StoreMigrationTests {
         "emitter_telemetry", "presence_event_beacon", "beacon_health", "sighting_beacon_time",
         "feed_mark",
         "beacon_hearer", "beacon_hearer_check",
+        "mqtt_bridge_status",
     ]
 
     @Test func laterMigrationsAddExactlyTheirOwnTablesAndIndexes() async throws {
