@@ -192,6 +192,13 @@ def beacons_on_the_plan(page, floor):
         raise AssertionError(f"the beacon is listed as {shown}")
     page.shot("setup-beacon-added", show="plan")
 
+    print("==> its battery reported low (Eddystone-TLM forwarded by a placed scanner)")
+    api("POST", "/v1/sightings", {"scannerID": SCANNERS[0][0], "sightings": [], "telemetry": [{
+        "identity": {"kind": "ibeacon", "uuid": UUID, "major": 7, "minor": 1},
+        "heardAt": iso(datetime.datetime.now(datetime.timezone.utc)), "batteryMillivolts": 2100,
+    }]})
+    page.wait("switchd keeps the battery", lambda: (beacon_of(1).get("telemetry") or {}).get("batteryMillivolts") == 2100)
+
     print("==> the beacon dragged, then edited: measured power")
     page.tool("select")
     drag(page, f"beacon-{beacon['id']}", 4, 0)
@@ -205,6 +212,12 @@ def beacons_on_the_plan(page, floor):
     page.wait("the new power saved", lambda: beacon_of(1)["measuredPower"] == -65)
     if beacon_of(1)["metadata"]["content.fr"] != "Une horloge de 1850." or not near(beacon_of(1)["x"], 14, 0.5):
         raise AssertionError("editing the power lost the content or the place")
+    # The Beacons card read again by the save: the beacon says its battery, and its event is listed.
+    page.wait("the low battery in the beacon's line", lambda: "battery 2100 mV (low)" in page.driver.find_element(By.CSS_SELECTOR, item).text)
+    if "warning" not in (page.driver.find_element(By.CSS_SELECTOR, item).get_attribute("class") or ""):
+        raise AssertionError("the beacon with a low battery is not marked for attention")
+    page.wait("its batteryLow event listed", lambda: driver.find_elements(
+        By.CSS_SELECTOR, f"#beacon-events li[data-event-kind='batteryLow'][data-beacon-id='{beacon['id']}']"))
     page.shot("setup-beacon-edited", show="beacons")
 
     print("==> a second beacon added (the next minor) and deleted, asked first")
