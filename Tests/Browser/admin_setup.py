@@ -196,6 +196,7 @@ def beacons_on_the_plan(page, floor):
     api("POST", "/v1/sightings", {"scannerID": SCANNERS[0][0], "sightings": [], "telemetry": [{
         "identity": {"kind": "ibeacon", "uuid": UUID, "major": 7, "minor": 1},
         "heardAt": iso(datetime.datetime.now(datetime.timezone.utc)), "batteryMillivolts": 2100,
+        "advertisementCount": 4321, "uptimeSeconds": 3600.0,
     }]})
     page.wait("switchd keeps the battery", lambda: (beacon_of(1).get("telemetry") or {}).get("batteryMillivolts") == 2100)
 
