@@ -221,6 +221,15 @@ def beacons_on_the_plan(page, floor):
         By.CSS_SELECTOR, f"#beacon-events li[data-event-kind='batteryLow'][data-beacon-id='{beacon['id']}']"))
     page.shot("setup-beacon-edited", show="beacons")
 
+    print("==> the dashboard's fleet health names the beacon")
+    page.by_id("dashboard-refresh").click()
+    page.wait("the beacon in the fleet health", lambda: driver.find_elements(
+        By.CSS_SELECTOR, f"#dashboard-health li[data-health='beacon'][data-id='{beacon['id']}']"))
+    line = driver.find_element(By.CSS_SELECTOR, f"#dashboard-health li[data-health='beacon'][data-id='{beacon['id']}']").text
+    if "battery 2100 mV (low)" not in line:
+        raise AssertionError(f"the dashboard says {line!r} of the beacon")
+    page.shot("setup-dashboard-health", show="dashboard")
+
     print("==> a second beacon added (the next minor) and deleted, asked first")
     page.by_id("beacon-new").click()
     page.tool("beacon")

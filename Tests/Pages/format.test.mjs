@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  beaconEventText, beaconLabel, contentLanguages, decibels, deliveryLine, healthText, identityFromText, identityToText, metadataFromText,
+  beaconEventText, beaconLabel, contentLanguages, decibels, deliveryLine, fleetHealthLines, healthText, identityFromText, identityToText, metadataFromText,
   metadataToText, needsAttention, nextFreeMinor, offsetText, problemText, referenceLine, scannerLabel, tagWhere, webhookLine,
 } from '../../share/admin/js/format.js';
 
@@ -25,6 +25,26 @@ test('a beacon\'s battery and health are worded, and marked when they need a loo
   const silent = { telemetry: { batteryLow: false }, health: { silent: true, faded: false } };
   assert.equal(healthText(silent), 'silent');
   assert.equal(needsAttention(silent), true);
+});
+
+test('the dashboard lists offline scanners, then beacons that need a look', () => {
+  const scanners = [
+    { id: 'pi-west', online: false, lastSeen: '2026-12-07T22:44:52.545Z' },
+    { id: 'pi-east', online: true, lastSeen: '2026-12-07T22:45:00.589Z' },
+    { id: 'pi-attic', online: false, lastSeen: null },
+  ];
+  const beacons = [
+    { id: 2, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 2, metadata: {}, telemetry: { batteryMillivolts: 2950, batteryLow: false } },
+    { id: 1, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 1, metadata: { name: 'Entrance' }, telemetry: { batteryMillivolts: 2380, batteryLow: true } },
+    { id: 3, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 3, metadata: {}, health: { silent: true, faded: false } },
+  ];
+  const lines = fleetHealthLines(scanners, beacons);
+  assert.deepEqual(lines.map((line) => `${line.kind} ${line.id}`), ['scanner pi-attic', 'scanner pi-west', 'beacon 1', 'beacon 3']);
+  assert.equal(lines[0].text, 'pi-attic: offline, never reported');
+  assert.equal(lines[1].text, 'pi-west: offline, last heard 2026-12-07 22:44:52 UTC');
+  assert.match(lines[2].text, /^Entrance.*: battery 2380 mV \(low\)$/);
+  assert.match(lines[3].text, /: silent$/);
+  assert.deepEqual(fleetHealthLines([{ id: 'pi-east', online: true }], [beacons[0]]), []);
 });
 
 test('decibels are signed, to the tenth', () => {

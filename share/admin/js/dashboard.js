@@ -1,10 +1,16 @@
-// The dashboard card (counts, recent activity, dwell per room and item) and the visitor link.
+// The dashboard card (counts, fleet health, recent activity, dwell per room and item) and the
+// visitor link.
+
+import { fleetHealthLines } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
 function cell(tag, text) {
   return Object.assign(document.createElement(tag), { textContent: text });
 }
+
+/** Fleet health lines shown at most; a site with many more says how many. */
+const HEALTH_LINES = 20;
 
 function minutes(seconds) {
   return seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
@@ -21,9 +27,26 @@ function dwellRows(places) {
   });
 }
 
-/** Fetches `GET /v1/dashboard` and fills the card. */
+/**
+ * Fetches `GET /v1/dashboard` and fills the card, with the fleet's health from `GET /v1/scanners`
+ * and `GET /v1/beacons`: offline scanners and beacons that need a look (docs/fleet-health.md).
+ */
 export async function showDashboard(api) {
-  const board = await api.get('/v1/dashboard');
+  // The counts are shown even when the fleet's health cannot be read (said in its place).
+  const [board, health] = await Promise.all([
+    api.get('/v1/dashboard'),
+    Promise.all([api.all('/v1/scanners'), api.all('/v1/beacons')]).then(([scanners, beacons]) => fleetHealthLines(scanners, beacons))
+      .catch((error) => [{ kind: 'unread', id: '', text: `The fleet's health could not be read: ${error.message}` }]),
+  ]);
+  const shown = health.slice(0, HEALTH_LINES).map((line) => {
+    const item = cell('li', line.text);
+    item.dataset.health = line.kind;
+    item.dataset.id = String(line.id);
+    item.classList.add('warning');
+    return item;
+  });
+  if (health.length > HEALTH_LINES) shown.push(cell('li', `… and ${health.length - HEALTH_LINES} more (the Scanners and Beacons cards list them all)`));
+  $('dashboard-health').replaceChildren(...(shown.length ? shown : [cell('li', 'Every scanner is online and no beacon needs a look.')]));
   const c = board.counts;
   const counts = [
     ['scanners-online', `${c.scannersOnline} of ${c.scanners}`, 'scanners online'],

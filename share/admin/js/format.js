@@ -103,6 +103,26 @@ export function beaconEventText(event, beacons) {
   return `${event.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')} ${name}: ${what}`;
 }
 
+/**
+ * The dashboard's fleet health: each offline scanner (with when it was last heard from, or that
+ * it never reported) and each beacon that needs a look (`needsAttention`), as
+ * `{ kind: 'scanner'|'beacon', id, text }`, scanners first, each group in ID order. Empty when
+ * every scanner is online and no beacon needs a look.
+ */
+export function fleetHealthLines(scanners, beacons) {
+  const offline = scanners.filter((scanner) => !scanner.online).sort((a, b) => a.id.localeCompare(b.id)).map((scanner) => ({
+    kind: 'scanner',
+    id: scanner.id,
+    text: `${scannerLabel(scanner)}: offline, ${scanner.lastSeen ? `last heard ${scanner.lastSeen.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}` : 'never reported'}`,
+  }));
+  const failing = beacons.filter(needsAttention).sort((a, b) => a.id - b.id).map((beacon) => ({
+    kind: 'beacon',
+    id: beacon.id,
+    text: `${beaconLabel(beacon)}: ${healthText(beacon)}`,
+  }));
+  return [...offline, ...failing];
+}
+
 /** Whether the Beacons card should mark `emitter` as needing a look. */
 export function needsAttention(emitter) {
   return Boolean(emitter.telemetry?.batteryLow || emitter.health?.silent || emitter.health?.faded);
