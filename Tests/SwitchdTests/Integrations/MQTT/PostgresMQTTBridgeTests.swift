@@ -121,11 +121,11 @@ struct PostgresMQTTBridgeTests {
 
         // B never connected; it answers with A's stored status once A has stored it connected
         // and publishing (the retained switch goes out just after the connection).
-        var answer = try await Self.mqttAnswer(b)
-        while !answer.connected || (answer.published["switch"] ?? 0) < 1 {
-            try await Task.sleep(for: .milliseconds(20))
-            answer = try await Self.mqttAnswer(b)
-        }
+        await a.status.wait { $0.connected && ($0.published["switch"] ?? 0) >= 1 }
+        let covering = await a.status.changes.value
+        await a.status.stored.wait(untilAbove: covering - 1)
+        let answer = try await Self.mqttAnswer(b)
+        #expect(answer.connected)
         #expect(await b.status.report().connections == 0)
         #expect(answer.enabled && answer.connections == 1 && answer.broker == "mqtt://127.0.0.1:\(broker.port)")
         #expect(answer.reportedBy == MQTTStatusRecorder.thisInstance && answer.reportedAt != nil)

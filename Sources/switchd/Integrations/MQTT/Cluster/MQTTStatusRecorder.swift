@@ -40,6 +40,7 @@ struct MQTTStatusRecorder: Service {
                     instance: instance, broker: settings.broker.description, clientID: settings.clientID,
                     report: String(decoding: try JSONCoding.encoder().encode(await status.report()), as: UTF8.self), updated: now()
                 ))
+                await status.stored.raise(to: seen)
             } catch {
                 guard !Task.isCancelled else { return }
                 logger.warning("Could not store the MQTT bridge's status for the other instances", metadata: ["error": "\(error)"])

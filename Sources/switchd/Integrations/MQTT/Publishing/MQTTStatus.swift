@@ -26,6 +26,9 @@ actor MQTTStatus {
 
     /// Raised on every change of the report, for whoever waits for one (tests, the admin page's feed).
     let changes = Watermark()
+    /// On PostgreSQL's leader, raised to the ``changes`` value a stored report covers, once
+    /// ``MQTTStatusRecorder`` has stored it for the other instances (tests wait on it).
+    let stored = Watermark()
     /// Raised to the last outbox row's ID by each ``MQTTOutbox/put(_:)``; the publisher waits on it.
     let outboxAdded = Watermark()
     private let broker: String?
